@@ -1,0 +1,3 @@
+// Thin shim over libturbojpeg's TurboJPEG API.
+#include <stddef.h>
+#include <turbojpeg.h>

@@ -1,0 +1,166 @@
+import ScannerCore
+import Yams
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Reads the YAML config file into a validated `ScannerConfig`.
+public enum ConfigFile {
+    /// Where the daemon looks when no path is given.
+    public static let defaultPath = "/etc/kiosk-scanner/kiosk-scanner.conf"
+
+    /// Reads and validates the file at `path`.
+    public static func load(path: String) throws(ConfigError) -> ScannerConfig {
+        guard let file = fopen(path, "r") else {
+            throw ConfigError(file: path, line: nil, key: nil, reason: "cannot read: \(String(cString: strerror(errno)))")
+        }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = fread(&chunk, 1, chunk.count, file)
+            if count == 0 { break }
+            bytes += chunk[0..<count]
+            guard bytes.count <= 1 << 20 else { throw ConfigError(file: path, line: nil, key: nil, reason: "file larger than 1 MiB") }
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw ConfigError(file: path, line: nil, key: nil, reason: "not UTF-8 text")
+        }
+        return try parse(text, file: path)
+    }
+
+    /// Parses config text; `file` names it in errors.
+    public static func parse(_ text: String, file: String) throws(ConfigError) -> ScannerConfig {
+        let root: Node?
+        do {
+            root = try Yams.compose(yaml: text)
+        } catch let error as YamlError {
+            throw syntaxError(error, file: file)
+        } catch {
+            throw ConfigError(file: file, line: nil, key: nil, reason: "\(error)")
+        }
+        var top = try Section(node: root, file: file, path: "", line: 1)
+        var config = ScannerConfig()
+        var camera = try top.section("camera")
+        try readCamera(&camera, into: &config.camera)
+        if let viewport = top.value("viewport") { config.viewport = try readViewport(viewport) }
+        var decoder = try top.section("decoder")
+        try readDecoder(&decoder, into: &config.decoder)
+        var tracking = try top.section("tracking")
+        try readTracking(&tracking, into: &config.tracking)
+        var socket = try top.section("socket")
+        try readSocket(&socket, into: &config.socket)
+        try top.finish()
+        return config
+    }
+
+    private static func readCamera(_ section: inout Section, into camera: inout CameraConfig) throws(ConfigError) {
+        if let value = section.value("device") {
+            camera.device = try value.string()
+            guard !camera.device.isEmpty else { throw value.error("must name a device, auto, or replay:DIR") }
+        }
+        if let value = section.value("width") { camera.width = try value.int(in: 16...8192) }
+        if let value = section.value("height") { camera.height = try value.int(in: 16...8192) }
+        if let value = section.value("fps") { camera.fps = try value.int(in: 1...240) }
+        var controls = try section.section("controls")
+        for name in controls.allKeys() {
+            camera.controls[name] = try controls.value(name)!.int(in: Int(Int32.min)...Int(Int32.max))
+        }
+        try section.finish()
+    }
+
+    private static func readViewport(_ value: Value) throws(ConfigError) -> Viewport {
+        var section = try Section(node: value.node, file: value.file, path: value.key, line: value.line)
+        let square = section.value("square"), rect = section.value("rect")
+        try section.finish()
+        let viewport: Viewport
+        switch (square, rect) {
+        case (let square?, nil):
+            viewport = .square(fraction: try square.double(in: 0.01...1))
+        case (nil, let rect?):
+            let numbers = try rect.items()
+            guard numbers.count == 4 else { throw rect.error("expected [x, y, width, height], normalised to 0...1") }
+            var parts: [Double] = []
+            for number in numbers { parts.append(try number.double(in: 0...1)) }
+            viewport = .rect(x: parts[0], y: parts[1], width: parts[2], height: parts[3])
+            if let problem = viewport.problem { throw rect.error(problem) }
+        case (nil, nil):
+            throw value.error("set either square: FRACTION or rect: [x, y, width, height]")
+        case (_, let rect?):
+            throw rect.error("square and rect exclude each other")
+        }
+        return viewport
+    }
+
+    private static func readDecoder(_ section: inout Section, into decoder: inout DecoderConfig) throws(ConfigError) {
+        if let value = section.value("symbologies") {
+            var chosen: Set<Symbology> = []
+            for item in try value.items() { chosen.insert(try symbology(item)) }
+            guard !chosen.isEmpty else { throw value.error("enable at least one symbology") }
+            decoder.symbologies = chosen
+        }
+        var lengths = try section.section("lengths")
+        for name in lengths.allKeys() {
+            let value = lengths.value(name)!
+            let symbology = try symbology(value, name: name)
+            var limits = try Section(node: value.node, file: value.file, path: value.key, line: value.line)
+            var limit = LengthLimit()
+            if let min = limits.value("min") { limit.min = try min.int(in: 1...4096) }
+            if let max = limits.value("max") { limit.max = try max.int(in: 1...4096) }
+            try limits.finish()
+            if let min = limit.min, let max = limit.max, min > max { throw value.error("min \(min) is above max \(max)") }
+            decoder.lengths[symbology] = limit
+        }
+        try section.finish()
+    }
+
+    private static func symbology(_ value: Value, name: String? = nil) throws(ConfigError) -> Symbology {
+        let text: String
+        if let name { text = name } else { text = try value.string() }
+        guard let symbology = Symbology(name: text) else {
+            throw value.error("unknown symbology '\(text)' (known: \(Symbology.allCases.map(\.rawValue).joined(separator: ", ")))")
+        }
+        return symbology
+    }
+
+    private static func readTracking(_ section: inout Section, into tracking: inout TrackingConfig) throws(ConfigError) {
+        if let value = section.value("absence") { tracking.absenceSeconds = try value.double(in: 0...3600) }
+        if let value = section.value("same_code_timeout") { tracking.sameCodeTimeoutSeconds = try value.double(in: 0...86400) }
+        try section.finish()
+    }
+
+    private static func readSocket(_ section: inout Section, into socket: inout SocketConfig) throws(ConfigError) {
+        if let value = section.value("path") {
+            socket.path = try value.string()
+            guard socket.path.hasPrefix("/"), socket.path.utf8.count < 108 else {
+                throw value.error("must be an absolute path shorter than 108 bytes")
+            }
+        }
+        if let value = section.value("mode") {
+            let text = try value.string()
+            guard let mode = Int(text.hasPrefix("0o") ? String(text.dropFirst(2)) : text, radix: 8), (0...0o777).contains(mode) else {
+                throw value.error("expected an octal file mode such as \"0660\"")
+            }
+            socket.mode = mode
+        }
+        if let value = section.value("group") {
+            let group = try value.string()
+            socket.group = group.isEmpty ? nil : group
+        }
+        if let value = section.value("format") { socket.format = try value.choice(SocketConfig.Format.self) }
+        if let value = section.value("hold_count") { socket.holdCount = try value.int(in: 0...10_000) }
+        if let value = section.value("hold_seconds") { socket.holdSeconds = try value.double(in: 0...3600) }
+        if let value = section.value("client_buffer") { socket.clientBufferBytes = try value.int(in: 4096...(64 << 20)) }
+        try section.finish()
+    }
+
+    private static func syntaxError(_ error: YamlError, file: String) -> ConfigError {
+        switch error {
+        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
+            return ConfigError(file: file, line: mark.line, key: nil, reason: "YAML syntax: \(problem)")
+        default:
+            return ConfigError(file: file, line: nil, key: nil, reason: "YAML: \(error)")
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import Yams
+
+/// One mapping of the config file, read key by key; a key nobody asked for is an error.
+struct Section {
+    let file: String
+    let path: String
+    let line: Int?
+    private let entries: [(key: String, keyLine: Int?, value: Node)]
+    private var taken: Set<String> = []
+
+    init(node: Node?, file: String, path: String, line: Int?) throws(ConfigError) {
+        self.file = file
+        self.path = path
+        self.line = node?.mark.map { $0.line } ?? line
+        guard let node else {
+            self.entries = []
+            return
+        }
+        if case .scalar(let scalar) = node, scalar.string.isEmpty || scalar.tag == .init(.null) {
+            self.entries = []
+            return
+        }
+        guard let mapping = node.mapping else {
+            throw ConfigError(file: file, line: node.mark?.line, key: path.isEmpty ? nil : path, reason: "expected a mapping of keys")
+        }
+        var entries: [(String, Int?, Node)] = []
+        for (key, value) in mapping {
+            guard let name = key.string else {
+                throw ConfigError(file: file, line: key.mark?.line, key: path.isEmpty ? nil : path, reason: "keys must be plain words")
+            }
+            if entries.contains(where: { $0.0 == name }) {
+                throw ConfigError(file: file, line: key.mark?.line, key: path.isEmpty ? name : "\(path).\(name)", reason: "key given twice")
+            }
+            entries.append((name, key.mark?.line, value))
+        }
+        self.entries = entries
+    }
+
+    /// The full dotted name of `key` in this section.
+    func qualified(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+
+    /// Every key of the section, in file order; marks them all as known.
+    mutating func allKeys() -> [String] {
+        let keys = entries.map(\.key)
+        taken.formUnion(keys)
+        return keys
+    }
+
+    /// The value under `key`, or nil when the file does not set it. Marks the key as known.
+    mutating func value(_ key: String) -> Value? {
+        taken.insert(key)
+        guard let entry = entries.first(where: { $0.key == key }) else { return nil }
+        return Value(node: entry.value, file: file, key: qualified(key), line: entry.value.mark?.line ?? entry.keyLine)
+    }
+
+    /// The section under `key` (empty when absent).
+    mutating func section(_ key: String) throws(ConfigError) -> Section {
+        let value = value(key)
+        return try Section(node: value?.node, file: file, path: qualified(key), line: value?.line ?? line)
+    }
+
+    /// Fails on the first key that no reader asked for.
+    func finish(known: [String]? = nil) throws(ConfigError) {
+        if let unknown = entries.first(where: { !taken.contains($0.key) }) {
+            let choices = (known ?? taken.sorted()).joined(separator: ", ")
+            throw ConfigError(file: file, line: unknown.keyLine, key: qualified(unknown.key), reason: "unknown key (known here: \(choices))")
+        }
+    }
+
+    /// An error about this section as a whole.
+    func error(_ reason: String) -> ConfigError {
+        ConfigError(file: file, line: line, key: path.isEmpty ? nil : path, reason: reason)
+    }
+}
+
+/// One value of the config file with where it stands, for typed reading and precise errors.
+struct Value {
+    let node: Node
+    let file: String
+    let key: String
+    let line: Int?
+
+    func error(_ reason: String) -> ConfigError {
+        ConfigError(file: file, line: line, key: key, reason: reason)
+    }
+
+    func string() throws(ConfigError) -> String {
+        guard case .scalar(let scalar) = node else { throw error("expected a string") }
+        return scalar.string
+    }
+
+    func int(in range: ClosedRange<Int>) throws(ConfigError) -> Int {
+        guard case .scalar(let scalar) = node, scalar.style == .plain, let value = Int(scalar.string) else {
+            throw error("expected a whole number")
+        }
+        guard range.contains(value) else { throw error("\(value) is out of range \(range.lowerBound)...\(range.upperBound)") }
+        return value
+    }
+
+    func double(in range: ClosedRange<Double>) throws(ConfigError) -> Double {
+        guard case .scalar(let scalar) = node, scalar.style == .plain, let value = Double(scalar.string), value.isFinite else {
+            throw error("expected a number")
+        }
+        guard range.contains(value) else { throw error("\(value) is out of range \(range.lowerBound)...\(range.upperBound)") }
+        return value
+    }
+
+    func choice<T: RawRepresentable & CaseIterable>(_: T.Type) throws(ConfigError) -> T where T.RawValue == String {
+        let text = try string()
+        guard let value = T(rawValue: text) else {
+            throw error("'\(text)' is not one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return value
+    }
+
+    /// The items of a sequence, each with its own line.
+    func items() throws(ConfigError) -> [Value] {
+        guard case .sequence(let sequence) = node else { throw error("expected a list") }
+        return sequence.enumerated().map { index, item in
+            Value(node: item, file: file, key: "\(key)[\(index)]", line: item.mark?.line ?? line)
+        }
+    }
+}

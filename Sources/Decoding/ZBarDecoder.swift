@@ -1,0 +1,108 @@
+import CZBar
+import ScannerCore
+
+/// Decodes 1D codes and QR with libzbar, reading the frame's luma plane in place.
+public final class ZBarDecoder: Decoder {
+    private let scanner: OpaquePointer
+    private let image: OpaquePointer
+
+    /// The symbologies libzbar can read.
+    public static let supported: Set<Symbology> = Set(symbolTypes.keys)
+
+    /// A decoder for the enabled symbologies and their length limits.
+    public init(config: DecoderConfig) throws(DecoderError) {
+        let unsupported = config.symbologies.subtracting(Self.supported)
+        guard unsupported.isEmpty else {
+            throw DecoderError("ZBar cannot read \(unsupported.map(\.rawValue).sorted().joined(separator: ", "))")
+        }
+        guard let scanner = zbar_image_scanner_create(), let image = zbar_image_create() else {
+            throw DecoderError("libzbar could not allocate a scanner")
+        }
+        self.scanner = scanner
+        self.image = image
+        zbar_image_set_format(image, Self.y800)
+        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_ENABLE, 0)
+        for symbology in config.symbologies {
+            let type = Self.symbolTypes[symbology]!
+            zbar_image_scanner_set_config(scanner, type, ZBAR_CFG_ENABLE, 1)
+            if let limit = config.lengths[symbology] {
+                if let min = limit.min { zbar_image_scanner_set_config(scanner, type, ZBAR_CFG_MIN_LEN, Int32(min)) }
+                if let max = limit.max { zbar_image_scanner_set_config(scanner, type, ZBAR_CFG_MAX_LEN, Int32(max)) }
+            }
+        }
+        // Binary mode keeps QR bytes as they are: ZBar's charset guessing would re-encode them.
+        zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_BINARY, 1)
+    }
+
+    deinit {
+        zbar_image_destroy(image)
+        zbar_image_scanner_destroy(scanner)
+    }
+
+    public func decode(_ frame: Frame, in region: PixelRect) throws(DecoderError) -> [Symbol] {
+        // ZBar has no stride: it sees rows `stride` wide and is cropped to the real pixels.
+        zbar_image_set_size(image, UInt32(frame.stride), UInt32(frame.height))
+        zbar_image_set_crop(image, UInt32(region.x), UInt32(region.y), UInt32(region.width), UInt32(region.height))
+        zbar_image_set_data(image, frame.storage.base, UInt(min(frame.storage.count, frame.stride * frame.height)), nil)
+        defer { zbar_image_set_data(image, nil, 0, nil) }
+        guard zbar_scan_image(scanner, image) >= 0 else {
+            throw DecoderError("libzbar failed on frame \(frame.sequence)")
+        }
+        var symbols: [Symbol] = []
+        var next = zbar_image_first_symbol(image)
+        while let symbol = next {
+            if let converted = Self.symbol(from: symbol) { symbols.append(converted) }
+            next = zbar_symbol_next(symbol)
+        }
+        return symbols
+    }
+
+    private static func symbol(from zsym: OpaquePointer) -> Symbol? {
+        guard let symbology = symbologies[zbar_symbol_get_type(zsym).rawValue] else { return nil }
+        let length = Int(zbar_symbol_get_data_length(zsym))
+        let bytes = zbar_symbol_get_data(zsym).map { pointer in
+            pointer.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
+        } ?? []
+        let orientation = Self.orientation(zbar_symbol_get_orientation(zsym))
+        let points = (0..<zbar_symbol_get_loc_size(zsym)).map {
+            Point(x: Int(zbar_symbol_get_loc_x(zsym, $0)), y: Int(zbar_symbol_get_loc_y(zsym, $0)))
+        }
+        guard !points.isEmpty else { return nil }
+        let corners: Corners
+        if symbology == .qr, points.count == 4 {
+            // ZBar lists a QR's corners counter-clockwise from the symbol's top-left.
+            corners = Corners([points[0], points[3], points[2], points[1]])
+        } else {
+            let xs = points.map(\.x), ys = points.map(\.y)
+            let box = PixelRect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()! + 1, height: ys.max()! - ys.min()! + 1)
+            corners = Corners(box: box, orientation: orientation)
+        }
+        let isGS1 = zbar_symbol_get_modifiers(zsym) & (1 << ZBAR_MOD_GS1.rawValue) != 0
+        return Symbol(
+            symbology: symbology, bytes: bytes, isGS1: isGS1, corners: corners, orientation: orientation,
+            quality: Int(zbar_symbol_get_quality(zsym)))
+    }
+
+    private static func orientation(_ value: zbar_orientation_t) -> Orientation {
+        switch value {
+        case ZBAR_ORIENT_UP: .up
+        case ZBAR_ORIENT_RIGHT: .right
+        case ZBAR_ORIENT_DOWN: .down
+        case ZBAR_ORIENT_LEFT: .left
+        default: .unknown
+        }
+    }
+
+    /// The fourcc of ZBar's 8-bit grey format.
+    private static let y800: UInt = 0x3030_3859
+
+    private static let symbolTypes: [Symbology: zbar_symbol_type_t] = [
+        .ean13: ZBAR_EAN13, .ean8: ZBAR_EAN8, .upca: ZBAR_UPCA, .upce: ZBAR_UPCE,
+        .isbn10: ZBAR_ISBN10, .isbn13: ZBAR_ISBN13, .ean2: ZBAR_EAN2, .ean5: ZBAR_EAN5,
+        .itf: ZBAR_I25, .code39: ZBAR_CODE39, .code93: ZBAR_CODE93, .code128: ZBAR_CODE128,
+        .codabar: ZBAR_CODABAR, .databar: ZBAR_DATABAR, .databarExpanded: ZBAR_DATABAR_EXP, .qr: ZBAR_QRCODE,
+    ]
+
+    private static let symbologies: [UInt32: Symbology] = Dictionary(
+        uniqueKeysWithValues: symbolTypes.map { ($0.value.rawValue, $0.key) })
+}

@@ -1,0 +1,81 @@
+import ScannerCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// An image file that could not be turned into a frame; the message names the file.
+public struct ImageFileError: Error, CustomStringConvertible {
+    public let path: String
+    public let reason: String
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+    public var description: String { "\(path): \(reason)" }
+}
+
+/// Reads PNG, JPEG and PGM/PPM/PBM files into luma frames, refusing what is corrupt or too large.
+public enum ImageFile {
+    /// Files larger than this are refused before they are read.
+    public static let maxFileBytes = 256 << 20
+    /// Images with more pixels than this are refused before their pixels are decoded.
+    public static let maxPixels = 64_000_000
+
+    /// Reads and decodes the file at `path`.
+    public static func read(path: String) throws(ImageFileError) -> Frame {
+        try decode(readBytes(path: path), path: path)
+    }
+
+    /// Decodes an image held in memory; `path` only names it in errors.
+    public static func decode(_ bytes: [UInt8], path: String) throws(ImageFileError) -> Frame {
+        guard !bytes.isEmpty else { throw ImageFileError(path: path, reason: "empty file") }
+        do {
+            if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { return try PNGReader.decode(bytes) }
+            if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { return try JPEGReader.decode(bytes) }
+            if bytes.count >= 2, bytes[0] == UInt8(ascii: "P"), (UInt8(ascii: "1")...UInt8(ascii: "6")).contains(bytes[1]) {
+                return try PNMReader.decode(bytes)
+            }
+        } catch {
+            throw ImageFileError(path: path, reason: error.reason)
+        }
+        throw ImageFileError(path: path, reason: "not a PNG, JPEG or PNM image")
+    }
+
+    /// Refuses dimensions that are empty or too large, before any pixel is allocated.
+    static func checkSize(width: Int, height: Int) throws(ImageDataError) {
+        guard width > 0, height > 0 else { throw ImageDataError("image has no pixels (\(width)x\(height))") }
+        guard width <= 65535, height <= 65535, width * height <= maxPixels else {
+            throw ImageDataError("image too large: \(width)x\(height) exceeds \(maxPixels) pixels")
+        }
+    }
+
+    private static func readBytes(path: String) throws(ImageFileError) -> [UInt8] {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw ImageFileError(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0 else { throw ImageFileError(path: path, reason: String(cString: strerror(errno))) }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw ImageFileError(path: path, reason: "not a regular file") }
+        guard status.st_size <= maxFileBytes else {
+            throw ImageFileError(path: path, reason: "file too large (\(status.st_size) bytes, limit \(maxFileBytes))")
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+        var filled = 0
+        while filled < bytes.count {
+            let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else {
+                throw ImageFileError(path: path, reason: count == 0 ? "file shrank while reading" : String(cString: strerror(errno)))
+            }
+            filled += count
+        }
+        return bytes
+    }
+}
+
+/// A decoding failure inside one of the readers, before the file name is attached.
+struct ImageDataError: Error {
+    let reason: String
+    init(_ reason: String) { self.reason = reason }
+}

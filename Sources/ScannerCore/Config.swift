@@ -1,0 +1,81 @@
+/// The whole configuration of the scanner, as read from `/etc/kiosk-scanner/kiosk-scanner.conf`.
+///
+/// Every field has the default that the shipped config file documents; a file only overrides.
+public struct ScannerConfig: Sendable, Hashable {
+    public var camera = CameraConfig()
+    public var viewport = Viewport.standard
+    public var decoder = DecoderConfig()
+    public var tracking = TrackingConfig()
+    public var socket = SocketConfig()
+
+    public init() {}
+}
+
+/// Where frames come from and how they are asked for.
+public struct CameraConfig: Sendable, Hashable {
+    /// A device path (`/dev/video0`, `/dev/v4l/by-id/...`), `auto` for the first capture device,
+    /// or `replay:DIR` to play a directory of images.
+    public var device = "auto"
+    public var width = 640
+    public var height = 480
+    public var fps = 30
+    /// V4L2 controls by name (as `v4l2-ctl --list-ctrls` prints them), e.g. `focus_absolute: 0`.
+    public var controls: [String: Int] = [:]
+
+    public init() {}
+}
+
+/// Which decoder reads which symbologies.
+public struct DecoderConfig: Sendable, Hashable {
+    /// The symbologies looked for.
+    public var symbologies: Set<Symbology> = Set(Symbology.zbarDefaults)
+    /// Minimum and maximum data lengths per symbology, where set.
+    public var lengths: [Symbology: LengthLimit] = [:]
+
+    public init() {}
+}
+
+/// Bounds on the number of characters a code may carry, to reject partial reads.
+public struct LengthLimit: Sendable, Hashable {
+    public var min: Int?
+    public var max: Int?
+    public init(min: Int? = nil, max: Int? = nil) {
+        self.min = min
+        self.max = max
+    }
+}
+
+/// When a code that stays in view is reported again.
+public struct TrackingConfig: Sendable, Hashable {
+    /// A code must be out of view this long before it counts as new.
+    public var absenceSeconds = 0.5
+    /// A code in view is reported again after this long; 0 means never while it stays in view.
+    public var sameCodeTimeoutSeconds = 0.0
+
+    public init() {}
+}
+
+/// The UNIX socket a POS application connects to.
+public struct SocketConfig: Sendable, Hashable {
+    public enum Format: String, Sendable, Hashable, CaseIterable {
+        /// Newline-delimited JSON events.
+        case json
+        /// One code's text per line, for shell scripts.
+        case plain
+    }
+
+    public var path = "/run/kiosk-scanner/scan.sock"
+    /// File mode of the socket, e.g. 0o660.
+    public var mode = 0o660
+    /// Group that owns the socket, or nil to keep the daemon's.
+    public var group: String?
+    public var format = Format.json
+    /// Reads held while no client is connected, delivered on the next connect.
+    public var holdCount = 16
+    /// Held reads older than this are dropped (and counted) instead of delivered.
+    public var holdSeconds = 10.0
+    /// Bytes queued for a client that does not read before it is disconnected.
+    public var clientBufferBytes = 256 * 1024
+
+    public init() {}
+}

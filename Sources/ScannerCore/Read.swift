@@ -1,0 +1,86 @@
+import Foundation
+
+/// A code as it is delivered: what a POS needs to act on it, worked out once from a decoder's `Symbol`.
+public struct Read: Sendable, Hashable, Codable {
+    /// Delivery counter, set by whoever delivers reads (0 for the `scan` command).
+    public var seq: UInt64
+    /// When the frame was captured (or the file scanned).
+    public var time: Date
+    /// The zbarimg-style name, e.g. "EAN-13".
+    public var symbology: String
+    /// The config name of the symbology, e.g. "ean13".
+    public var symbologyID: Symbology
+    /// The AIM symbology identifier, e.g. "]E0".
+    public var aim: String
+    /// The data as UTF-8 text, or nil when the bytes are not UTF-8.
+    public var text: String?
+    /// The data, always (base64 in JSON).
+    public var bytes: Data
+    /// The code can only hold digits and can be used as is.
+    public var immediate: Bool
+    /// What the text is.
+    public var content: ContentType
+    /// Parsed GS1 element strings, for GS1 data that parses.
+    public var gs1: [GS1Element]?
+    /// Why GS1 data did not parse, when it did not.
+    public var gs1Error: String?
+    /// Where the code was.
+    public var corners: [Point]
+    /// The frame it was found in.
+    public var frame: Size
+    /// Which way the code faced.
+    public var orientation: Orientation
+    /// The decoder's confidence.
+    public var quality: Int
+
+    /// Works out everything a POS needs from a decoded symbol.
+    public init(symbol: Symbol, frame: Size, time: Date = Date(), seq: UInt64 = 0, calendar: Calendar = Calendar(identifier: .gregorian)) {
+        self.seq = seq
+        self.time = time
+        self.symbology = symbol.symbology.displayName
+        self.symbologyID = symbol.symbology
+        self.aim = symbol.symbology.aimIdentifier(gs1: symbol.isGS1)
+        self.text = String(validating: symbol.bytes, as: UTF8.self)
+        self.bytes = Data(symbol.bytes)
+        self.immediate = symbol.symbology.holdsDigitsOnly
+        self.content = ContentType.classify(text: text, isGS1: symbol.isGS1)
+        if symbol.isGS1, let text {
+            do {
+                self.gs1 = try GS1.parse(text, currentYear: calendar.component(.year, from: time))
+            } catch {
+                self.gs1Error = error.description
+            }
+        }
+        self.corners = symbol.corners.points
+        self.frame = frame
+        self.orientation = symbol.orientation
+        self.quality = symbol.quality
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case seq, time, symbology, symbologyID = "symbology_id", aim, text, bytes, immediate, content, gs1
+        case gs1Error = "gs1_error", corners, frame, orientation, quality
+    }
+
+    /// The zbarimg-style line, `SYMBOLOGY:TEXT` (bytes shown as Latin-1 when not UTF-8).
+    public var line: String {
+        "\(symbology):\(text ?? String(decoding: bytes.map { UInt16($0) }, as: UTF16.self))"
+    }
+}
+
+extension JSONEncoder {
+    /// The encoder for reads and events: one line, base64 bytes, ISO 8601 times with milliseconds.
+    public static func forEvents() -> JSONEncoder {
+        // Times are written by hand so that they keep milliseconds.
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dataEncodingStrategy = .base64
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            try container.encode(formatter.string(from: date))
+        }
+        return encoder
+    }
+}

@@ -1,0 +1,93 @@
+import ArgumentParser
+import Decoding
+import Foundation
+import ImageFiles
+import ScannerCore
+
+/// `kiosk-scanner scan FILE...`: decodes image files the way the daemon decodes frames.
+struct Scan: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Decode barcodes in PNG, JPEG and PNM files.",
+        discussion: """
+            Prints one SYMBOLOGY:TEXT line per code (as zbarimg does), or one JSON object per line with --json.
+            Exit status: 0 when a code was found, 1 when none was, 2 when a file could not be read.
+            """
+    )
+
+    @Argument(help: "Image files (PNG, JPEG, PGM/PPM/PBM).")
+    var files: [String]
+
+    @Flag(help: "Print one JSON object per code.")
+    var json = false
+
+    @Option(help: "Region decoded: full, square, square:FRACTION or X,Y,WIDTH,HEIGHT (normalised).")
+    var viewport = "full"
+
+    @Option(help: "Comma-separated symbologies to read (default: \(Symbology.zbarDefaults.map(\.rawValue).joined(separator: ","))).")
+    var symbologies: String?
+
+    func run() throws {
+        let region: Viewport
+        var decoderConfig = DecoderConfig()
+        do {
+            region = try Viewport(parsing: viewport)
+            if let symbologies { decoderConfig.symbologies = try Self.parseSymbologies(symbologies) }
+        } catch {
+            Self.fail("\(error)")
+            throw ExitCode(2)
+        }
+        let decoder: ZBarDecoder
+        do {
+            decoder = try ZBarDecoder(config: decoderConfig)
+        } catch {
+            Self.fail("\(error)")
+            throw ExitCode(2)
+        }
+        let encoder = JSONEncoder.forEvents()
+        var found = false, failed = false
+        for file in files {
+            do {
+                let frame = try ImageFile.read(path: file)
+                for symbol in try decoder.symbols(in: frame, viewport: region) {
+                    found = true
+                    let read = Read(symbol: symbol, frame: frame.size)
+                    print(json ? String(decoding: try encoder.encode(FileRead(file: file, read: read)), as: UTF8.self) : read.line)
+                }
+            } catch {
+                failed = true
+                Self.fail("\(error)")
+            }
+        }
+        if failed { throw ExitCode(2) }
+        if !found { throw ExitCode(1) }
+    }
+
+    static func parseSymbologies(_ list: String) throws -> Set<Symbology> {
+        var chosen: Set<Symbology> = []
+        for name in list.split(separator: ",") {
+            guard let symbology = Symbology(name: name.trimmingWhitespace()) else {
+                throw ValidationError("unknown symbology '\(name)' (known: \(Symbology.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            chosen.insert(symbology)
+        }
+        return chosen
+    }
+
+    static func fail(_ message: String) {
+        FileHandle.standardError.write(Data("kiosk-scanner: \(message)\n".utf8))
+    }
+}
+
+/// A read with the file it came from, for `scan --json`.
+private struct FileRead: Encodable {
+    let file: String
+    let read: Read
+
+    enum CodingKeys: String, CodingKey { case file }
+
+    func encode(to encoder: any Encoder) throws {
+        try read.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(file, forKey: .file)
+    }
+}
