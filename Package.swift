@@ -37,9 +37,23 @@ let package = Package(
             ]
         ),
 
+        // Benchmarks: our decode path beside a bare C libzbar loop, and accuracy over a sample corpus.
+        .target(name: "ZBarAnchor", dependencies: ["CZBar"], path: "Benchmarks/ZBarAnchor"),
+        .executableTarget(
+            name: "decode-bench",
+            dependencies: ["ScannerCore", "ImageFiles", "Decoding", "ZBarAnchor"],
+            path: "Benchmarks/decode-bench"
+        ),
+
+        // Test-only machinery: barcode images made with zint and qrencode, frames, running the binary.
+        .target(
+            name: "ScannerTestSupport",
+            dependencies: ["ScannerCore", "ImageFiles", "CTurboJPEG"],
+            path: "Tests/ScannerTestSupport"
+        ),
         .testTarget(name: "ScannerCoreTests", dependencies: ["ScannerCore"]),
-        .testTarget(name: "DecodingTests", dependencies: ["Decoding", "ImageFiles", "ScannerCore"]),
+        .testTarget(name: "DecodingTests", dependencies: ["Decoding", "ImageFiles", "ScannerCore", "ScannerTestSupport"]),
         .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile", "ScannerCore"]),
-        .testTarget(name: "CLITests", dependencies: ["ScannerCore"]),
+        .testTarget(name: "CLITests", dependencies: ["ScannerCore", "ScannerTestSupport"]),
     ]
 )

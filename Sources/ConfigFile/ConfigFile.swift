@@ -159,6 +159,8 @@ public enum ConfigFile {
         switch error {
         case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
             return ConfigError(file: file, line: mark.line, key: nil, reason: "YAML syntax: \(problem)")
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            return ConfigError(file: file, line: context.mark.line, key: duplicates.joined(separator: ", "), reason: "key given twice")
         default:
             return ConfigError(file: file, line: nil, key: nil, reason: "YAML: \(error)")
         }

@@ -28,9 +28,6 @@ struct Section {
             guard let name = key.string else {
                 throw ConfigError(file: file, line: key.mark?.line, key: path.isEmpty ? nil : path, reason: "keys must be plain words")
             }
-            if entries.contains(where: { $0.0 == name }) {
-                throw ConfigError(file: file, line: key.mark?.line, key: path.isEmpty ? name : "\(path).\(name)", reason: "key given twice")
-            }
             entries.append((name, key.mark?.line, value))
         }
         self.entries = entries

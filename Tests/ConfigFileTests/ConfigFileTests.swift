@@ -1,0 +1,94 @@
+import ConfigFile
+import Foundation
+import ScannerCore
+import Testing
+
+@Suite struct ConfigFileTests {
+    /// The shipped file documents every key at its default, so reading it gives the built-in defaults.
+    @Test func shippedFileIsTheDefaults() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../etc/kiosk-scanner/kiosk-scanner.conf").path
+        #expect(try ConfigFile.load(path: path) == ScannerConfig())
+    }
+
+    @Test func emptyFileIsTheDefaults() throws {
+        #expect(try ConfigFile.parse("", file: "empty.conf") == ScannerConfig())
+        #expect(try ConfigFile.parse("# only comments\n", file: "c.conf") == ScannerConfig())
+    }
+
+    @Test func readsEverySection() throws {
+        let config = try ConfigFile.parse("""
+            camera:
+              device: /dev/v4l/by-id/usb-cam-video-index0
+              width: 1280
+              height: 720
+              fps: 15
+              controls: { focus_absolute: 30, exposure_auto: 1 }
+            viewport:
+              rect: [0.1, 0.2, 0.8, 0.5]
+            decoder:
+              symbologies: [ean13, QR-Code]
+              lengths:
+                ean13: { min: 13 }
+            tracking:
+              absence: 1.5
+              same_code_timeout: 3
+            socket:
+              path: /tmp/s.sock
+              mode: "0600"
+              group: pos
+              format: plain
+              hold_count: 0
+            """, file: "x.conf")
+        #expect(config.camera.device == "/dev/v4l/by-id/usb-cam-video-index0")
+        #expect(config.camera.width == 1280 && config.camera.height == 720 && config.camera.fps == 15)
+        #expect(config.camera.controls == ["focus_absolute": 30, "exposure_auto": 1])
+        #expect(config.viewport == .rect(x: 0.1, y: 0.2, width: 0.8, height: 0.5))
+        #expect(config.decoder.symbologies == [.ean13, .qr])
+        #expect(config.decoder.lengths[.ean13] == LengthLimit(min: 13))
+        #expect(config.tracking.absenceSeconds == 1.5 && config.tracking.sameCodeTimeoutSeconds == 3)
+        #expect(config.socket.path == "/tmp/s.sock" && config.socket.mode == 0o600 && config.socket.group == "pos")
+        #expect(config.socket.format == .plain && config.socket.holdCount == 0)
+    }
+
+    /// Each bad file names the line and the key that is wrong.
+    @Test(arguments: [
+        ("camera:\n  fps: 30\n  colour: red\n", 3, "camera.colour", "unknown key"),
+        ("camera:\n  fps: fast\n", 2, "camera.fps", "whole number"),
+        ("camera:\n  width: 640\n\n  fps: 500\n", 4, "camera.fps", "out of range"),
+        ("decoder:\n  symbologies:\n    - ean13\n    - qrcode\n", 4, "decoder.symbologies[1]", "unknown symbology"),
+        ("viewport:\n  square: 1.5\n", 2, "viewport.square", "out of range"),
+        ("viewport:\n  rect: [0.5, 0.5, 0.6, 0.1]\n", 2, "viewport.rect", "inside the frame"),
+        ("socket:\n  mode: \"0999\"\n", 2, "socket.mode", "octal"),
+        ("socket:\n  format: xml\n", 2, "socket.format", "json, plain"),
+        ("tracking:\n  absence: -1\n", 2, "tracking.absence", "out of range"),
+        ("decoder:\n  lengths:\n    itf: { min: 10, max: 4 }\n", 3, "decoder.lengths.itf", "above max"),
+        ("scoket:\n  path: /x\n", 1, "scoket", "unknown key"),
+        ("camera: [1, 2]\n", 1, "camera", "mapping"),
+    ] as [(String, Int, String, String)])
+    func errorsNameLineAndKey(text: String, line: Int, key: String, reason: String) {
+        let error = #expect(throws: ConfigError.self) { try ConfigFile.parse(text, file: "/etc/k.conf") }
+        #expect(error?.file == "/etc/k.conf")
+        #expect(error?.line == line)
+        #expect(error?.key == key)
+        #expect(error?.reason.contains(reason) == true, "\(String(describing: error))")
+        #expect(error?.description.hasPrefix("/etc/k.conf:\(line): \(key): ") == true)
+    }
+
+    @Test func syntaxErrorsNameTheLine() {
+        let error = #expect(throws: ConfigError.self) { try ConfigFile.parse("camera:\n  fps: 30\n  width: [1, 2\n", file: "s.conf") }
+        #expect(error?.line != nil)
+        #expect(error?.reason.contains("YAML syntax") == true)
+    }
+
+    @Test func duplicateKeysAreErrors() {
+        let error = #expect(throws: ConfigError.self) { try ConfigFile.parse("camera:\n  fps: 30\n  fps: 15\n", file: "d.conf") }
+        // Yams finds duplicates while composing, and names the first occurrence.
+        #expect(error?.line == 2)
+        #expect(error?.key == "fps")
+    }
+
+    @Test func missingFileIsAClearError() {
+        let error = #expect(throws: ConfigError.self) { try ConfigFile.load(path: "/nonexistent/k.conf") }
+        #expect(error?.description == "/nonexistent/k.conf: cannot read: No such file or directory")
+    }
+}

@@ -1,0 +1,166 @@
+import Decoding
+import ImageFiles
+import ScannerCore
+import ScannerTestSupport
+import Testing
+
+@Suite struct ZBarDecoderTests {
+    let decoder: ZBarDecoder
+
+    init() throws {
+        var config = DecoderConfig()
+        config.symbologies = ZBarDecoder.supported.subtracting([.isbn10, .isbn13, .ean2, .ean5])
+        decoder = try ZBarDecoder(config: config)
+    }
+
+    /// Every 1D symbology and QR that the scanner promises, drawn by zint, read back with its text.
+    @Test(arguments: [
+        (Symbology.ean13, "590123412345", "5901234123457"),
+        (.ean8, "9638507", "96385074"),
+        (.upca, "01234567890", "012345678905"),
+        (.upce, "0123456", "01234565"),
+        (.itf, "12345678901231", "12345678901231"),
+        (.code39, "KIOSK-42", "KIOSK-42"),
+        (.code93, "Kiosk 93", "Kiosk 93"),
+        (.code128, "Scanner #128/x", "Scanner #128/x"),
+        (.codabar, "A40156B", "A40156B"),
+        (.databar, "0950600013435", "0109506000134352"),
+        (.qr, "Hello kiosk", "Hello kiosk"),
+    ])
+    func decodesSymbology(symbology: Symbology, data: String, expected: String) throws {
+        let image = try ImageFile.read(path: Barcodes.zint(symbology, data))
+        let size = Size(width: max(640, image.width + 40), height: max(480, image.height + 40))
+        let frame = Barcodes.centred(image, in: size)
+        let symbols = try decoder.symbols(in: frame, viewport: .full)
+        let symbol = try #require(symbols.first, "no \(symbology) found")
+        #expect(symbols.count == 1)
+        #expect(symbol.symbology == symbology)
+        #expect(String(decoding: symbol.bytes, as: UTF8.self) == expected)
+        // The corners surround the code where it was drawn.
+        let bounds = symbol.corners.bounds
+        let drawn = PixelRect(x: (size.width - image.width) / 2, y: (size.height - image.height) / 2, width: image.width, height: image.height)
+        #expect(drawn.contains(Point(x: bounds.x, y: bounds.y)) && drawn.contains(Point(x: bounds.x + bounds.width - 1, y: bounds.y + bounds.height - 1)))
+        #expect(bounds.width > 10 && bounds.height > 10)
+    }
+
+    @Test func gs1DataBarExpandedKeepsSeparators() throws {
+        let path = try Barcodes.zint(.databarExpanded, "[01]09506000134352[10]LOT7[17]261231", gs1: true)
+        let symbol = try #require(try decoder.symbols(in: ImageFile.read(path: path), viewport: .full).first)
+        #expect(symbol.symbology == .databarExpanded)
+        #expect(symbol.isGS1)
+        // The variable-length batch is followed by FNC1, delivered as GS.
+        #expect(symbol.bytes == Array(("0109506000134352" + "10LOT7\u{1D}" + "17261231").utf8))
+        let read = Read(symbol: symbol, frame: Size(width: 1, height: 1))
+        #expect(read.gs1?.map(\.ai) == ["01", "10", "17"])
+        #expect(read.aim == "]e0")
+    }
+
+    @Test func gs1Code128IsMarked() throws {
+        let path = try Barcodes.zint(.code128, "[01]09506000134352[21]SER1[15]270101", gs1: true)
+        let symbol = try #require(try decoder.symbols(in: ImageFile.read(path: path), viewport: .full).first)
+        #expect(symbol.isGS1)
+        #expect(symbol.bytes == Array(("0109506000134352" + "21SER1\u{1D}" + "15270101").utf8))
+        #expect(Read(symbol: symbol, frame: Size(width: 1, height: 1)).aim == "]C1")
+    }
+
+    @Test func binaryQRKeepsItsBytes() throws {
+        let bytes: [UInt8] = [0xFF, 0xFE, 0x00, 0x80, 0x41, 0xC3, 0x28, 0x1D, 0x0A]
+        let symbol = try #require(try decoder.symbols(in: ImageFile.read(path: Barcodes.qr(bytes: bytes)), viewport: .full).first)
+        #expect(symbol.bytes == bytes)
+        let read = Read(symbol: symbol, frame: Size(width: 1, height: 1))
+        #expect(read.text == nil)
+        #expect(read.content == .binary)
+        #expect(Array(read.bytes) == bytes)
+    }
+
+    @Test func utf8QRIsTextAsWritten() throws {
+        // Latin, CJK and a symbol: the kind of text ZBar's charset guessing turns into mojibake.
+        let text = "Grüße, 東京 ✓ ä"
+        let symbol = try #require(try decoder.symbols(in: ImageFile.read(path: Barcodes.qr(text)), viewport: .full).first)
+        #expect(Read(symbol: symbol, frame: Size(width: 1, height: 1)).text == text)
+    }
+
+    @Test func qrCornersFollowTheSymbolWhenRotated() throws {
+        let upright = try ImageFile.read(path: Barcodes.zint(.qr, "ROTATE"))
+        let turned = try ImageFile.read(path: Barcodes.zint(.qr, "ROTATE", extra: ["--rotate=90"]))
+        let a = try #require(try decoder.symbols(in: upright, viewport: .full).first)
+        let b = try #require(try decoder.symbols(in: turned, viewport: .full).first)
+        // Upright, the first corner is the top-left of the image; turned 90° clockwise it is the top-right.
+        #expect(a.corners.points[0].x < a.corners.points[1].x && a.corners.points[0].y < a.corners.points[3].y)
+        #expect(b.corners.points[0].x > b.corners.points[3].x && b.corners.points[0].y < b.corners.points[1].y)
+    }
+
+    @Test func codeOutsideTheViewportIsNeverReported() throws {
+        let ean = try ImageFile.read(path: Barcodes.zint(.ean13, "590123412345"))
+        let qr = try ImageFile.read(path: Barcodes.qr("outside"))
+        let size = Size(width: 1280, height: 720)
+        // Top-left and bottom-right corners: outside the centred square (3/4 of 720 = 540 px wide).
+        let frame = Barcodes.compose(size: size, placing: [(ean, Point(x: 5, y: 5)), (qr, Point(x: size.width - qr.width - 5, y: size.height - qr.height - 5))])
+        #expect(try decoder.symbols(in: frame, viewport: .standard).isEmpty)
+        #expect(Set(try decoder.symbols(in: frame, viewport: .full).map(\.symbology)) == [.ean13, .qr])
+        // Placed in the middle, the same codes are read through the default viewport.
+        let inside = Barcodes.centred(ean, in: size)
+        #expect(try decoder.symbols(in: inside, viewport: .standard).map(\.symbology) == [.ean13])
+    }
+
+    @Test func codesOnEitherSideOfARectViewport() throws {
+        let left = try ImageFile.read(path: Barcodes.qr("left"))
+        let right = try ImageFile.read(path: Barcodes.qr("right"))
+        let frame = Barcodes.compose(size: Size(width: 640, height: 480), placing: [(left, Point(x: 20, y: 150)), (right, Point(x: 400, y: 150))])
+        let leftHalf = try decoder.symbols(in: frame, viewport: .rect(x: 0, y: 0, width: 0.5, height: 1))
+        #expect(leftHalf.map { String(decoding: $0.bytes, as: UTF8.self) } == ["left"])
+    }
+
+    @Test func severalCodesInOneFrameAreEachReported() throws {
+        let codes = ["one", "two", "three"]
+        let images = try codes.map { try ImageFile.read(path: Barcodes.qr($0)) }
+        let frame = Barcodes.compose(size: Size(width: 640, height: 480), placing: images.enumerated().map { ($1, Point(x: 10 + $0 * 210, y: 150)) })
+        let found = try decoder.symbols(in: frame, viewport: .full).map { String(decoding: $0.bytes, as: UTF8.self) }
+        #expect(Set(found) == Set(codes))
+    }
+
+    @Test func stridedFrameReadsOnlyItsPixels() throws {
+        // A frame whose rows are padded, as V4L2 buffers can be: the padding is black noise.
+        let image = try ImageFile.read(path: Barcodes.zint(.code128, "STRIDE"))
+        let stride = image.width + 37
+        var pixels = [UInt8](repeating: 0, count: stride * image.height)
+        for y in 0..<image.height {
+            for x in 0..<image.width { pixels[y * stride + x] = image[x, y] }
+        }
+        let storage = LumaStorage(count: pixels.count) { buffer in pixels.withUnsafeBytes { buffer.copyMemory(from: $0) } }
+        let frame = Frame(width: image.width, height: image.height, stride: stride, storage: storage)
+        #expect(try decoder.symbols(in: frame, viewport: .full).map(\.bytes) == [Array("STRIDE".utf8)])
+    }
+
+    @Test func blankAndNoiseFramesGiveNothing() throws {
+        var generator = SystemRandomNumberGenerator()
+        let noise = Frame(width: 320, height: 240, pixels: (0..<(320 * 240)).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let blank = Frame(width: 320, height: 240, pixels: [UInt8](repeating: 200, count: 320 * 240))
+        #expect(try decoder.symbols(in: noise, viewport: .full).isEmpty)
+        #expect(try decoder.symbols(in: blank, viewport: .full).isEmpty)
+    }
+
+    @Test func lengthLimitsRejectShortReads() throws {
+        var config = DecoderConfig()
+        config.symbologies = [.code39]
+        config.lengths[.code39] = LengthLimit(min: 6)
+        let strict = try ZBarDecoder(config: config)
+        let short = try ImageFile.read(path: Barcodes.zint(.code39, "AB1"))
+        let long = try ImageFile.read(path: Barcodes.zint(.code39, "AB1234"))
+        #expect(try strict.symbols(in: short, viewport: .full).isEmpty)
+        #expect(try strict.symbols(in: long, viewport: .full).count == 1)
+    }
+
+    @Test func disabledSymbologyIsNotRead() throws {
+        var config = DecoderConfig()
+        config.symbologies = [.qr]
+        let qrOnly = try ZBarDecoder(config: config)
+        #expect(try qrOnly.symbols(in: ImageFile.read(path: Barcodes.zint(.code128, "NOPE")), viewport: .full).isEmpty)
+    }
+
+    @Test func unsupportedSymbologyIsAnError() {
+        var config = DecoderConfig()
+        config.symbologies = [.qr, .datamatrix]
+        #expect(throws: DecoderError.self) { try ZBarDecoder(config: config) }
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import ImageFiles
+import ScannerCore
+
+/// Barcode images made at test time with zint and qrencode (from apt), so no fixture is committed.
+public enum Barcodes {
+    /// zint's number for each symbology it can draw.
+    static let zintTypes: [Symbology: Int] = [
+        .ean13: 13, .ean8: 13, .upca: 34, .upce: 37, .itf: 3, .code39: 8, .code93: 25, .code128: 20,
+        .codabar: 18, .databar: 29, .databarExpanded: 31, .qr: 58, .pdf417: 55, .datamatrix: 71, .aztec: 92,
+    ]
+
+    /// A PNG of `data` drawn as `symbology` by zint, in a fresh temporary directory; returns its path.
+    public static func zint(_ symbology: Symbology, _ data: String, gs1: Bool = false, scale: Int = 2, extra: [String] = []) throws -> String {
+        let path = try TemporaryDirectory.shared.file("\(symbology.rawValue)-\(UUID().uuidString).png")
+        // zint draws GS1-128 as a symbology of its own (16).
+        let type = gs1 && symbology == .code128 ? 16 : zintTypes[symbology]!
+        var arguments = ["-b", String(type), "-d", data, "-o", path, "--scale=\(scale)", "--quietzones"]
+        if gs1 && type != 16 { arguments.append("--gs1") }
+        try Tool.run("zint", arguments + extra)
+        return path
+    }
+
+    /// A QR code PNG of `bytes` in 8-bit mode, made by qrencode; returns its path.
+    public static func qr(bytes: [UInt8], moduleSize: Int = 4) throws -> String {
+        let input = try TemporaryDirectory.shared.file("qr-\(UUID().uuidString).bin")
+        try Data(bytes).write(to: URL(fileURLWithPath: input))
+        let path = input + ".png"
+        try Tool.run("qrencode", ["-8", "-r", input, "-s", String(moduleSize), "-m", "4", "-o", path])
+        return path
+    }
+
+    /// A QR code PNG of `text`.
+    public static func qr(_ text: String, moduleSize: Int = 4) throws -> String {
+        try qr(bytes: Array(text.utf8), moduleSize: moduleSize)
+    }
+
+    /// A frame of `size` filled with `background`, with each image pasted at its point.
+    public static func compose(size: Size, background: UInt8 = 220, placing images: [(Frame, Point)]) -> Frame {
+        var pixels = [UInt8](repeating: background, count: size.width * size.height)
+        for (image, origin) in images {
+            for y in 0..<image.height where (0..<size.height).contains(origin.y + y) {
+                for x in 0..<image.width where (0..<size.width).contains(origin.x + x) {
+                    pixels[(origin.y + y) * size.width + origin.x + x] = image[x, y]
+                }
+            }
+        }
+        return Frame(width: size.width, height: size.height, pixels: pixels)
+    }
+
+    /// A frame of `size` with `image` centred on it.
+    public static func centred(_ image: Frame, in size: Size, background: UInt8 = 220) -> Frame {
+        compose(size: size, background: background, placing: [(image, Point(x: (size.width - image.width) / 2, y: (size.height - image.height) / 2))])
+    }
+}
+
+/// A process-wide scratch directory under /tmp, removed by nobody: tests may leave files for a post-mortem.
+public final class TemporaryDirectory: Sendable {
+    public static let shared = TemporaryDirectory()
+    public let path: String
+
+    public init() {
+        path = NSTemporaryDirectory() + "kiosk-scanner-tests-\(getpid())-\(UUID().uuidString.prefix(8))"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    /// A path inside the directory (the file is not created).
+    public func file(_ name: String) throws -> String { "\(path)/\(name)" }
+
+    /// A new empty subdirectory.
+    public func directory(_ name: String) throws -> String {
+        let sub = "\(path)/\(name)-\(UUID().uuidString.prefix(8))"
+        try FileManager.default.createDirectory(atPath: sub, withIntermediateDirectories: true)
+        return sub
+    }
+}

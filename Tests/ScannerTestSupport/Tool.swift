@@ -1,0 +1,74 @@
+import Foundation
+
+/// What a finished process left behind.
+public struct ToolResult: Sendable {
+    public let status: Int32
+    public let stdout: String
+    public let stderr: String
+}
+
+/// Runs programs for tests: helpers from apt, and the project's own binary.
+public enum Tool {
+    /// A program failed that a test needed to succeed.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Runs `program` (looked up on PATH) and fails unless it exits 0.
+    @discardableResult
+    public static func run(_ program: String, _ arguments: [String]) throws -> ToolResult {
+        let result = try capture(program, arguments)
+        guard result.status == 0 else {
+            throw Failure(description: "\(program) \(arguments.joined(separator: " ")) exited \(result.status): \(result.stderr)")
+        }
+        return result
+    }
+
+    /// Runs `program` and returns its exit status and output, whatever the status.
+    public static func capture(_ program: String, _ arguments: [String], environment: [String: String]? = nil) throws -> ToolResult {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program.hasPrefix("/") ? program : "/usr/bin/env")
+        process.arguments = program.hasPrefix("/") ? arguments : [program] + arguments
+        if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        // Read both pipes before waiting, so a chatty child cannot block on a full pipe.
+        let errData = ReadAll(err.fileHandleForReading)
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return ToolResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData.wait(), as: UTF8.self))
+    }
+
+    /// The built `kiosk-scanner` binary beside the running test bundle, or $KIOSK_SCANNER_BIN.
+    public static var scannerBinary: String {
+        if let override = ProcessInfo.processInfo.environment["KIOSK_SCANNER_BIN"] { return override }
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        var directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
+        // The test runner sits in the build folder, or inside an .xctest bundle in it.
+        while !FileManager.default.isExecutableFile(atPath: directory.appendingPathComponent("kiosk-scanner").path), directory.path != "/" {
+            directory.deleteLastPathComponent()
+        }
+        return directory.appendingPathComponent("kiosk-scanner").path
+    }
+}
+
+/// Reads a file handle to its end on a background thread.
+final class ReadAll: @unchecked Sendable {
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+
+    func wait() -> Data {
+        done.wait()
+        return data
+    }
+}
