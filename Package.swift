@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "KioskScanner",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "kiosk-scanner", targets: ["kiosk-scanner"]),
     ],
@@ -13,11 +13,13 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     targets: [
         // C libraries, each behind one thin shim module.
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
 
         // Pure Swift: frames, viewport, symbols and reads, AIM, GS1, content types, config model.
@@ -26,13 +28,36 @@ let package = Package(
         .target(name: "ImageFiles", dependencies: ["ScannerCore", "CPNG", "CTurboJPEG"]),
         // Decoders behind one protocol.
         .target(name: "Decoding", dependencies: ["ScannerCore", "CZBar"]),
+        // Frames from a V4L2 camera through libv4l2, or replayed from a directory.
+        .target(
+            name: "Capture",
+            dependencies: [
+                "ScannerCore", "ImageFiles", "CV4L2", "CTurboJPEG",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
         // The config file, parsed with Yams into the ScannerCore model.
         .target(name: "ConfigFile", dependencies: ["ScannerCore", "Yams"]),
+
+        // The supervisor: capture loop, tracking, the UNIX socket, systemd notify, reload.
+        .target(
+            name: "Daemon",
+            dependencies: [
+                "ScannerCore", "Capture", "Decoding", "ConfigFile",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+            ]
+        ),
 
         .executableTarget(
             name: "kiosk-scanner",
             dependencies: [
-                "ScannerCore", "ImageFiles", "Decoding", "ConfigFile",
+                "ScannerCore", "ImageFiles", "Decoding", "ConfigFile", "Daemon",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

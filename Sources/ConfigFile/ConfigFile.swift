@@ -42,6 +42,8 @@ public enum ConfigFile {
         }
         var top = try Section(node: root, file: file, path: "", line: 1)
         var config = ScannerConfig()
+        var scanner = try top.section("scanner")
+        try readScanner(&scanner, into: &config.scanner)
         var camera = try top.section("camera")
         try readCamera(&camera, into: &config.camera)
         if let viewport = top.value("viewport") { config.viewport = try readViewport(viewport) }
@@ -53,6 +55,14 @@ public enum ConfigFile {
         try readSocket(&socket, into: &config.socket)
         try top.finish()
         return config
+    }
+
+    private static func readScanner(_ section: inout Section, into scanner: inout ScanningConfig) throws(ConfigError) {
+        if let value = section.value("mode") { scanner.mode = try value.choice(ReadMode.self) }
+        if let value = section.value("trigger_timeout") { scanner.triggerTimeoutSeconds = try value.double(in: 0.1...600) }
+        if let value = section.value("torch") { scanner.torch = try value.choice(TorchMode.self) }
+        if let value = section.value("stall_timeout") { scanner.stallSeconds = try value.double(in: 0.5...600) }
+        try section.finish()
     }
 
     private static func readCamera(_ section: inout Section, into camera: inout CameraConfig) throws(ConfigError) {

@@ -2,6 +2,7 @@
 ///
 /// Every field has the default that the shipped config file documents; a file only overrides.
 public struct ScannerConfig: Sendable, Hashable {
+    public var scanner = ScanningConfig()
     public var camera = CameraConfig()
     public var viewport = Viewport.standard
     public var decoder = DecoderConfig()
@@ -9,6 +10,30 @@ public struct ScannerConfig: Sendable, Hashable {
     public var socket = SocketConfig()
 
     public init() {}
+}
+
+/// How scanning runs: continuously or per trigger, and the torch.
+public struct ScanningConfig: Sendable, Hashable {
+    /// `presentation`: scan continuously. `trigger`: scan from a trigger until the first read or the timeout.
+    public var mode = ReadMode.presentation
+    /// Seconds a trigger session lasts without a read.
+    public var triggerTimeoutSeconds = 5.0
+    /// `off`, `on`, or `auto` (on while scanning is active).
+    public var torch = TorchMode.auto
+    /// Seconds without a frame from a streaming camera before it counts as interrupted and is reopened.
+    public var stallSeconds = 5.0
+
+    public init() {}
+}
+
+/// What the torch does: always off, always on, or on while scanning is active.
+public enum TorchMode: String, Sendable, Hashable, CaseIterable, Codable {
+    case off, on, auto
+}
+
+/// How scanning is started: continuously, or a session per trigger (button or `trigger` command).
+public enum ReadMode: String, Sendable, Hashable, CaseIterable, Codable {
+    case presentation, trigger
 }
 
 /// Where frames come from and how they are asked for.

@@ -1,0 +1,52 @@
+import CV4L2
+import Logging
+
+extension V4L2Camera {
+    /// Sets V4L2 controls by the names v4l2-ctl prints; a control the camera lacks is a warning.
+    static func applyControls(_ device: V4L2Device, _ wanted: [String: Int], logger: Logger) {
+        guard !wanted.isEmpty else { return }
+        let available = listControls(device)
+        for (name, value) in wanted.sorted(by: { $0.key < $1.key }) {
+            guard let control = available[name] else {
+                logger.warning("camera has no control '\(name)'; ignored", metadata: ["available": "\(available.keys.sorted().joined(separator: ","))"])
+                continue
+            }
+            var setting = v4l2_control(id: control.id, value: Int32(clamping: value))
+            do {
+                try device.ioctl(KS_VIDIOC_S_CTRL, &setting)
+                logger.info("camera control \(name) = \(value)")
+            } catch {
+                logger.warning("camera control \(name) = \(value) refused: \(error)")
+            }
+        }
+    }
+
+    /// The camera's controls by v4l2-ctl name.
+    static func listControls(_ device: V4L2Device) -> [String: v4l2_queryctrl] {
+        var controls: [String: v4l2_queryctrl] = [:]
+        var query = v4l2_queryctrl()
+        query.id = UInt32(V4L2_CTRL_FLAG_NEXT_CTRL)
+        while (try? device.ioctl(KS_VIDIOC_QUERYCTRL, &query)) != nil {
+            if query.flags & UInt32(V4L2_CTRL_FLAG_DISABLED) == 0, query.type != V4L2_CTRL_TYPE_CTRL_CLASS.rawValue {
+                let label = withUnsafeBytes(of: query.name) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
+                controls[controlName(label)] = query
+            }
+            query.id |= UInt32(V4L2_CTRL_FLAG_NEXT_CTRL)
+        }
+        return controls
+    }
+
+    /// v4l2-ctl's naming: lower case, each run of other characters one underscore, none at the ends.
+    static func controlName(_ label: String) -> String {
+        var name = ""
+        for character in label.lowercased() {
+            if character.isLetter || character.isNumber {
+                name.append(character)
+            } else if !name.isEmpty, name.last != "_" {
+                name.append("_")
+            }
+        }
+        while name.last == "_" { name.removeLast() }
+        return name
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import ImageFiles
+import ScannerCore
+
+/// Plays the images of a directory (PNG, JPEG, PGM/PPM, sorted by name) as a camera at a set fps,
+/// looping. The demo default, and a way to replay a field recording at a desk.
+public final class ReplaySource: FrameSource {
+    private let frames: [Frame]
+    private let period: UInt64
+    private var next = 0
+    private var due: UInt64
+    private var sequence: UInt64 = 0
+    public private(set) var status: CameraStatus
+
+    /// Loads every image of `directory` up front, so playback costs no decoding.
+    public init(directory: String, fps: Int) throws(CameraError) {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        } catch {
+            throw CameraError(state: .unavailable, device: "replay:\(directory)", detail: "cannot list replay directory \(directory)")
+        }
+        var frames: [Frame] = []
+        for name in names where ["png", "jpg", "jpeg", "pgm", "ppm", "pbm", "pnm"].contains(name.split(separator: ".").last?.lowercased() ?? "") {
+            do {
+                frames.append(try ImageFile.read(path: "\(directory)/\(name)"))
+            } catch {
+                throw CameraError(state: .unsupported, device: "replay:\(directory)", detail: "\(error)")
+            }
+        }
+        guard let first = frames.first else {
+            throw CameraError(state: .unavailable, device: "replay:\(directory)", detail: "no images in replay directory \(directory)")
+        }
+        self.frames = frames
+        self.period = 1_000_000_000 / UInt64(max(fps, 1))
+        self.due = Self.now()
+        status = CameraStatus(state: .streaming, device: "replay:\(directory)", format: "replay \(frames.count) images \(first.width)x\(first.height) @\(fps)")
+    }
+
+    public func nextFrame(timeoutMilliseconds: Int32) throws(CameraError) -> Frame? {
+        let now = Self.now()
+        if due > now {
+            let wait = min(due - now, UInt64(timeoutMilliseconds) * 1_000_000)
+            var request = timespec(tv_sec: Int(wait / 1_000_000_000), tv_nsec: Int(wait % 1_000_000_000))
+            nanosleep(&request, nil)
+            if Self.now() < due { return nil }
+        }
+        // Late frames are skipped, as a camera drops what nobody dequeued.
+        let late = (Self.now() - due) / period
+        next = (next + Int(late % UInt64(frames.count))) % frames.count
+        due += (late + 1) * period
+        let image = frames[next]
+        next = (next + 1) % frames.count
+        sequence += 1
+        return Frame(width: image.width, height: image.height, stride: image.stride, timestamp: Self.now(), sequence: sequence, storage: image.storage)
+    }
+
+    public func close() {}
+
+    static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+}

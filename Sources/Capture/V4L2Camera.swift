@@ -1,0 +1,271 @@
+import CTurboJPEG
+import CV4L2
+import Logging
+import ScannerCore
+import SystemPackage
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A V4L2 camera streaming from mmap buffers, always handing out the newest frame.
+public final class V4L2Camera: FrameSource {
+    private struct Buffer {
+        let pointer: UnsafeMutableRawPointer
+        let length: Int
+    }
+
+    private let device: V4L2Device
+    private let format: PixelFormat
+    private let width: Int, height: Int, bytesPerLine: Int
+    private var buffers: [Buffer] = []
+    /// The buffer behind the frame last handed out; queued again on the next call.
+    private var held: UInt32?
+    /// Luma for formats that are not a plane already, reused frame after frame.
+    private var lumaScratch: LumaStorage?
+    private var jpeg: tjhandle?
+    private var closed = false
+    public private(set) var status: CameraStatus
+    /// Frames that were ready but older than a newer one, skipped unread.
+    public private(set) var skippedFrames = 0
+
+    /// Opens `path`, negotiates a format near the config, sets controls and starts streaming.
+    public init(path: String, config: CameraConfig, bufferCount: Int = 4, logger: Logger) throws(CameraError) {
+        let handle: V4L2Device
+        do {
+            handle = try V4L2Device.open(path)
+        } catch {
+            throw CameraError(errno: error, device: path, during: "open", streaming: false)
+        }
+        let negotiated: Negotiated
+        do {
+            negotiated = try Self.negotiate(handle, config: config, logger: logger)
+        } catch {
+            handle.close()
+            throw error
+        }
+        device = handle
+        format = negotiated.format
+        width = negotiated.width
+        height = negotiated.height
+        bytesPerLine = negotiated.bytesPerLine
+        status = CameraStatus(state: .available, device: path, format: negotiated.description)
+        do {
+            try allocateBuffers(count: bufferCount)
+            var type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+            try device.ioctl(KS_VIDIOC_STREAMON, &type)
+        } catch {
+            close()
+            throw CameraError(errno: error, device: path, during: "streaming setup", streaming: false)
+        }
+        if case .compressed = format.luma { jpeg = tjInitDecompress() }
+        status.state = .streaming
+    }
+
+    /// What the driver agreed to.
+    private struct Negotiated {
+        let format: PixelFormat
+        let width: Int, height: Int, bytesPerLine: Int
+        let description: String
+    }
+
+    private static func negotiate(_ device: V4L2Device, config: CameraConfig, logger: Logger) throws(CameraError) -> Negotiated {
+        let path = device.path
+        var capability = v4l2_capability()
+        do {
+            try device.ioctl(KS_VIDIOC_QUERYCAP, &capability)
+        } catch {
+            throw CameraError(errno: error, device: path, during: "VIDIOC_QUERYCAP", streaming: false)
+        }
+        let caps = capability.capabilities & UInt32(V4L2_CAP_DEVICE_CAPS) != 0 ? capability.device_caps : capability.capabilities
+        guard caps & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0, caps & UInt32(V4L2_CAP_STREAMING) != 0 else {
+            throw CameraError(state: .unsupported, device: path, detail: "\(path) is not a streaming capture device (a metadata node? try the other /dev/video*)")
+        }
+        let offered = offeredFormats(device)
+        guard let chosen = PixelFormat.preferred(among: offered) else {
+            let names = offered.map(PixelFormat.name).joined(separator: ", ")
+            throw CameraError(state: .unsupported, device: path, detail: "\(path) offers no format we read (offers: \(names))")
+        }
+        var requested = v4l2_format()
+        requested.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        requested.fmt.pix.width = UInt32(config.width)
+        requested.fmt.pix.height = UInt32(config.height)
+        requested.fmt.pix.pixelformat = chosen.fourcc
+        requested.fmt.pix.field = V4L2_FIELD_ANY.rawValue
+        do {
+            try device.ioctl(KS_VIDIOC_S_FMT, &requested)
+        } catch {
+            throw CameraError(errno: error, device: path, during: "VIDIOC_S_FMT", streaming: false)
+        }
+        guard let actual = PixelFormat.allCases.first(where: { $0.fourcc == requested.fmt.pix.pixelformat }) else {
+            throw CameraError(state: .unsupported, device: path, detail: "driver switched to \(PixelFormat.name(requested.fmt.pix.pixelformat))")
+        }
+        let width = Int(requested.fmt.pix.width), height = Int(requested.fmt.pix.height)
+        let bytesPerLine = max(Int(requested.fmt.pix.bytesperline), actual.luma.isPacked ? width * 2 : width)
+        let fps = setFrameRate(device, fps: config.fps)
+        applyControls(device, config.controls, logger: logger)
+        return Negotiated(
+            format: actual, width: width, height: height, bytesPerLine: bytesPerLine,
+            description: "\(PixelFormat.name(actual.fourcc)) \(width)x\(height) @\(fps)")
+    }
+
+    deinit { close() }
+
+    public func nextFrame(timeoutMilliseconds: Int32) throws(CameraError) -> Frame? {
+        func lost(_ error: Errno, _ action: String) -> CameraError {
+            CameraError(errno: error, device: device.path, during: action, streaming: true)
+        }
+        if let index = held {
+            held = nil
+            do { try queue(index) } catch { throw lost(error, "VIDIOC_QBUF") }
+        }
+        let events: Int16
+        do { events = try device.poll(timeoutMilliseconds: timeoutMilliseconds) } catch { throw lost(error, "poll") }
+        if events & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 {
+            throw CameraError(state: .interrupted, device: device.path, detail: "\(device.path) went away (poll: \(Self.describe(events)))")
+        }
+        guard events & Int16(POLLIN) != 0 else { return nil }
+
+        // Take every ready buffer and keep only the newest: decoding never works on a stale frame.
+        var newest: v4l2_buffer?
+        while true {
+            var buffer = v4l2_buffer()
+            buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+            buffer.memory = V4L2_MEMORY_MMAP.rawValue
+            do {
+                try device.ioctl(KS_VIDIOC_DQBUF, &buffer)
+            } catch .resourceTemporarilyUnavailable {
+                break
+            } catch {
+                throw lost(error, "VIDIOC_DQBUF")
+            }
+            if let older = newest {
+                skippedFrames += 1
+                do { try queue(older.index) } catch { throw lost(error, "VIDIOC_QBUF") }
+            }
+            newest = buffer
+        }
+        guard let buffer = newest else { return nil }
+        held = buffer.index
+        if buffer.flags & UInt32(V4L2_BUF_FLAG_ERROR) != 0 { return nil }
+        return frame(from: buffer)
+    }
+
+    public func close() {
+        guard !closed else { return }
+        closed = true
+        var type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        try? device.ioctl(KS_VIDIOC_STREAMOFF, &type)
+        releaseBuffers()
+        if let jpeg { tjDestroy(jpeg) }
+        jpeg = nil
+        device.close()
+    }
+
+    private func frame(from buffer: v4l2_buffer) -> Frame? {
+        let mapped = buffers[Int(buffer.index)]
+        let timestamp = UInt64(buffer.timestamp.tv_sec) * 1_000_000_000 + UInt64(buffer.timestamp.tv_usec) * 1000
+        let sequence = UInt64(buffer.sequence)
+        switch format.luma {
+        case .plane:
+            guard mapped.length >= bytesPerLine * (height - 1) + width else { return nil }
+            let storage = LumaStorage(borrowing: mapped.pointer, count: mapped.length)
+            return Frame(width: width, height: height, stride: bytesPerLine, timestamp: timestamp, sequence: sequence, storage: storage)
+        case .packed(let offset):
+            guard mapped.length >= bytesPerLine * (height - 1) + width * 2 else { return nil }
+            let scratch = scratchPlane()
+            let target = UnsafeMutableRawPointer(mutating: scratch.base)
+            for y in 0..<height {
+                let row = mapped.pointer + y * bytesPerLine + offset, out = target + y * width
+                for x in 0..<width { out.storeBytes(of: row.load(fromByteOffset: x * 2, as: UInt8.self), toByteOffset: x, as: UInt8.self) }
+            }
+            return Frame(width: width, height: height, stride: width, timestamp: timestamp, sequence: sequence, storage: scratch)
+        case .compressed:
+            let scratch = scratchPlane()
+            let used = Int(buffer.bytesused)
+            guard let jpeg, used > 0, used <= mapped.length else { return nil }
+            let result = tjDecompress2(
+                jpeg, mapped.pointer.assumingMemoryBound(to: UInt8.self), UInt(used),
+                UnsafeMutablePointer(mutating: scratch.base.assumingMemoryBound(to: UInt8.self)),
+                Int32(width), Int32(width), Int32(height), Int32(TJPF_GRAY.rawValue), 0)
+            guard result == 0 || tjGetErrorCode(jpeg) == TJERR_WARNING.rawValue else { return nil }
+            return Frame(width: width, height: height, stride: width, timestamp: timestamp, sequence: sequence, storage: scratch)
+        }
+    }
+
+    private func scratchPlane() -> LumaStorage {
+        if let lumaScratch { return lumaScratch }
+        let plane = LumaStorage(count: width * height) { $0.initializeMemory(as: UInt8.self, repeating: 0) }
+        lumaScratch = plane
+        return plane
+    }
+
+    private func queue(_ index: UInt32) throws(Errno) {
+        var buffer = v4l2_buffer()
+        buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        buffer.memory = V4L2_MEMORY_MMAP.rawValue
+        buffer.index = index
+        try device.ioctl(KS_VIDIOC_QBUF, &buffer)
+    }
+
+    private func allocateBuffers(count: Int) throws(Errno) {
+        var request = v4l2_requestbuffers()
+        request.count = UInt32(count)
+        request.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        request.memory = V4L2_MEMORY_MMAP.rawValue
+        try device.ioctl(KS_VIDIOC_REQBUFS, &request)
+        guard request.count >= 2 else { throw Errno.noMemory }
+        for index in 0..<request.count {
+            var buffer = v4l2_buffer()
+            buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+            buffer.memory = V4L2_MEMORY_MMAP.rawValue
+            buffer.index = index
+            try device.ioctl(KS_VIDIOC_QUERYBUF, &buffer)
+            let pointer = try device.map(length: Int(buffer.length), offset: Int(buffer.m.offset))
+            buffers.append(Buffer(pointer: pointer, length: Int(buffer.length)))
+            try queue(index)
+        }
+    }
+
+    private func releaseBuffers() {
+        for buffer in buffers { device.unmap(buffer.pointer, length: buffer.length) }
+        buffers.removeAll()
+        var request = v4l2_requestbuffers()
+        request.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        request.memory = V4L2_MEMORY_MMAP.rawValue
+        try? device.ioctl(KS_VIDIOC_REQBUFS, &request)
+    }
+
+    private static func offeredFormats(_ device: V4L2Device) -> [UInt32] {
+        var formats: [UInt32] = []
+        for index in 0..<64 {
+            var description = v4l2_fmtdesc()
+            description.index = UInt32(index)
+            description.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+            guard (try? device.ioctl(KS_VIDIOC_ENUM_FMT, &description)) != nil else { break }
+            formats.append(description.pixelformat)
+        }
+        return formats
+    }
+
+    /// Asks for `fps`; returns what the driver settled on (or the request, when it cannot say).
+    private static func setFrameRate(_ device: V4L2Device, fps: Int) -> Int {
+        var parameters = v4l2_streamparm()
+        parameters.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
+        parameters.parm.capture.timeperframe = v4l2_fract(numerator: 1, denominator: UInt32(fps))
+        guard (try? device.ioctl(KS_VIDIOC_S_PARM, &parameters)) != nil else { return fps }
+        let fraction = parameters.parm.capture.timeperframe
+        return fraction.numerator > 0 ? Int(fraction.denominator / fraction.numerator) : fps
+    }
+
+    private static func describe(_ events: Int16) -> String {
+        [(POLLERR, "POLLERR"), (POLLHUP, "POLLHUP"), (POLLNVAL, "POLLNVAL")].filter { events & Int16($0.0) != 0 }.map(\.1).joined(separator: "|")
+    }
+}
+
+extension PixelFormat.Luma {
+    var isPacked: Bool {
+        if case .packed = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,188 @@
+import Capture
+import Decoding
+import Foundation
+import Logging
+import ScannerCore
+import Synchronization
+
+/// Where reads go once the capture loop has made them.
+public protocol ReadSink: Sendable {
+    /// Hands a read over for delivery; false when nobody will get it (it was dropped and counted).
+    func deliver(_ read: Read) -> Bool
+}
+
+/// The capture loop on its own thread: open the camera (and wait for it while it is missing,
+/// busy or forbidden), take the newest frame, decode the viewport, track, and hand reads over.
+public final class CaptureLoop: Sendable {
+    private let configuration: Mutex<ScannerConfig>
+    private let stopRequested = Atomic<Bool>(false)
+    private let state: ScannerState
+    private let counters: Counters
+    private let feedback: any Feedback
+    private let sink: any ReadSink
+    private let notifier: SystemdNotifier
+    private let logger: Logger
+
+    public init(config: ScannerConfig, state: ScannerState, counters: Counters, feedback: any Feedback, sink: any ReadSink, notifier: SystemdNotifier, logger: Logger) {
+        configuration = Mutex(config)
+        self.state = state
+        self.counters = counters
+        self.feedback = feedback
+        self.sink = sink
+        self.notifier = notifier
+        self.logger = logger
+    }
+
+    /// Takes a new config; the camera is reopened if its settings changed, the rest applies at the next frame.
+    public func reconfigure(_ config: ScannerConfig) {
+        configuration.withLock { $0 = config }
+    }
+
+    /// Asks the loop to end; it does within one poll timeout.
+    public func stop() {
+        stopRequested.store(true, ordering: .relaxed)
+    }
+
+    private var stopping: Bool { stopRequested.load(ordering: .relaxed) }
+
+    /// Runs until `stop()`. Blocking: call it from a thread of its own.
+    public func run() {
+        var session = Session(config: configuration.withLock { $0 }, logger: logger)
+        var everStreamed = false
+        while !stopping {
+            let config = configuration.withLock { $0 }
+            let source: any FrameSource
+            do {
+                source = try SourceOpener.open(config.camera, logger: logger)
+            } catch {
+                state.change { $0.camera = CameraStatus(state: error.state, device: error.device, detail: error.detail) }
+                notifier.status("camera \(error.state.rawValue)")
+                waitForDevice(config.camera, state: error.state)
+                continue
+            }
+            if everStreamed { counters.update { $0.reconnects += 1 } }
+            everStreamed = true
+            state.change { $0.camera = source.status }
+            notifier.status("camera streaming: \(source.status.format ?? "")")
+            stream(from: source, session: &session)
+            source.close()
+        }
+    }
+
+    /// What the loop keeps from frame to frame: the decoder and tracker for the current config.
+    private struct Session {
+        var config: ScannerConfig
+        var decoder: ZBarDecoder?
+        var tracker: Tracker
+        var seq: UInt64 = 0
+
+        init(config: ScannerConfig, logger: Logger) {
+            self.config = config
+            tracker = Tracker(config: config.tracking)
+            decoder = Self.makeDecoder(config.decoder, logger: logger)
+        }
+
+        /// Follows a new config without losing the tracks or the read counter.
+        mutating func follow(_ new: ScannerConfig, logger: Logger) {
+            guard new != config else { return }
+            if new.decoder != config.decoder { decoder = Self.makeDecoder(new.decoder, logger: logger) }
+            tracker.config = new.tracking
+            config = new
+        }
+
+        static func makeDecoder(_ config: DecoderConfig, logger: Logger) -> ZBarDecoder? {
+            do {
+                return try ZBarDecoder(config: config)
+            } catch {
+                logger.error("decoder not usable: \(error)")
+                return nil
+            }
+        }
+    }
+
+    private func stream(from source: any FrameSource, session: inout Session) {
+        var lastFrameTime = SystemdNotifier.monotonicNanoseconds()
+        let cameraConfig = session.config.camera
+        while !stopping {
+            let config = configuration.withLock { $0 }
+            if config.camera != cameraConfig {
+                logger.info("camera settings changed: reopening")
+                return
+            }
+            session.follow(config, logger: logger)
+            let now = SystemdNotifier.monotonicNanoseconds()
+            state.expireTrigger(now: now)
+            let frame: Frame?
+            do {
+                frame = try source.nextFrame(timeoutMilliseconds: 200)
+            } catch {
+                interrupted(error.detail, device: error.device)
+                return
+            }
+            guard let frame else {
+                if Double(now - lastFrameTime) / 1e9 > config.scanner.stallSeconds {
+                    interrupted("no frame for \(config.scanner.stallSeconds) s", device: source.status.device)
+                    return
+                }
+                continue
+            }
+            lastFrameTime = now
+            notifier.watchdog()
+            guard state.snapshot.scanning, let decoder = session.decoder else { continue }
+            decode(frame, with: decoder, session: &session)
+        }
+    }
+
+    private func decode(_ frame: Frame, with decoder: ZBarDecoder, session: inout Session) {
+        let symbols: [Symbol]
+        do {
+            symbols = try decoder.symbols(in: frame, viewport: session.config.viewport)
+        } catch {
+            logger.error("decoder failed on frame \(frame.sequence): \(error)")
+            return
+        }
+        let time = frame.timestamp > 0 ? Double(frame.timestamp) / 1e9 : Double(SystemdNotifier.monotonicNanoseconds()) / 1e9
+        let outcome = session.tracker.update(with: symbols, at: time)
+        counters.update {
+            $0.framesDecoded += 1
+            $0.detections += symbols.count
+            $0.duplicates += outcome.suppressed
+        }
+        for symbol in outcome.new {
+            session.seq += 1
+            let read = Read(symbol: symbol, frame: frame.size, seq: session.seq)
+            counters.update {
+                $0.reads += 1
+                $0.readsBySymbology[read.symbology, default: 0] += 1
+            }
+            if sink.deliver(read) {
+                feedback.goodRead()
+            } else {
+                feedback.error()
+            }
+            if state.snapshot.mode == .trigger { state.change { $0.triggered = false } }
+        }
+    }
+
+    private func interrupted(_ detail: String, device: String) {
+        // The torch goes off with the camera (ScannerState switches it as the state changes).
+        state.change { $0.camera = CameraStatus(state: .interrupted, device: device, detail: detail) }
+        feedback.error()
+        notifier.status("camera interrupted")
+    }
+
+    /// A deliberate wait for the device: counts as progress for the watchdog.
+    private func waitForDevice(_ camera: CameraConfig, state cameraState: CameraState) {
+        let target = SourceOpener.Target(camera.device)
+        let missing = cameraState == .unavailable
+        // Missing nodes wake us through inotify; busy or forbidden ones are retried every second.
+        var waited: Int32 = 0
+        while !stopping && waited < 1000 {
+            notifier.watchdog()
+            DeviceWatcher.wait(for: target.watchPath, untilExists: missing, timeoutMilliseconds: 250)
+            waited += 250
+            if missing && FileManager.default.fileExists(atPath: target.watchPath) { return }
+            if !missing && waited >= 1000 { return }
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import ScannerCore
+
+/// A line a client sends on the socket, parsed. Every line gets exactly one reply line.
+public enum Command: Equatable, Sendable {
+    case status
+    case pause
+    case resume
+    case trigger
+    case torch(TorchMode)
+    case beep
+
+    /// The longest command line accepted; longer lines get an error reply and are discarded.
+    public static let maxLineBytes = 256
+
+    /// Parses one line (without its newline); the error text is what the client is told.
+    public static func parse(_ line: String) -> Result<Command, CommandError> {
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).map { $0.lowercased() }
+        guard let verb = words.first else { return .failure(CommandError("empty command")) }
+        let arguments = words.dropFirst()
+        func bare(_ command: Command) -> Result<Command, CommandError> {
+            arguments.isEmpty ? .success(command) : .failure(CommandError("'\(verb)' takes no argument"))
+        }
+        switch verb {
+        case "status": return bare(.status)
+        case "pause": return bare(.pause)
+        case "resume": return bare(.resume)
+        case "trigger": return bare(.trigger)
+        case "beep": return bare(.beep)
+        case "torch":
+            guard arguments.count == 1, let mode = TorchMode(rawValue: arguments.first!) else {
+                return .failure(CommandError("usage: torch on|off|auto"))
+            }
+            return .success(.torch(mode))
+        default:
+            return .failure(CommandError("unknown command '\(String(verb.prefix(32)))' (commands: status, pause, resume, trigger, torch on|off|auto, beep)"))
+        }
+    }
+
+    /// The command's name, as echoed in replies.
+    public var name: String {
+        switch self {
+        case .status: "status"
+        case .pause: "pause"
+        case .resume: "resume"
+        case .trigger: "trigger"
+        case .torch: "torch"
+        case .beep: "beep"
+        }
+    }
+}
+
+/// Why a command line was refused.
+public struct CommandError: Error, Equatable, Sendable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+}

@@ -1,0 +1,37 @@
+import Synchronization
+
+/// What socket commands do to the scanner.
+final class Controls: CommandTarget {
+    private let state: ScannerState
+    private let feedback: any Feedback
+    let triggerSeconds: Mutex<Double>
+
+    init(state: ScannerState, feedback: any Feedback, triggerSeconds: Double) {
+        self.state = state
+        self.feedback = feedback
+        self.triggerSeconds = Mutex(triggerSeconds)
+    }
+
+    var snapshot: ScannerSnapshot { state.snapshot }
+
+    func execute(_ command: Command) -> Result<Void, CommandError> {
+        switch command {
+        case .status:
+            return .success(())
+        case .pause:
+            state.change { $0.paused = true }
+        case .resume:
+            state.change { $0.paused = false }
+        case .trigger:
+            let seconds = triggerSeconds.withLock { $0 }
+            guard state.startTrigger(seconds: seconds, now: SystemdNotifier.monotonicNanoseconds()) else {
+                return .failure(CommandError("trigger needs scanner.mode: trigger (the scanner reads continuously in presentation mode)"))
+            }
+        case .torch(let mode):
+            state.change { $0.torchMode = mode }
+        case .beep:
+            feedback.beep()
+        }
+        return .success(())
+    }
+}

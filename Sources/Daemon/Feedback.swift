@@ -1,0 +1,21 @@
+/// What the scanner shows and sounds: the torch, and good-read or error signals.
+/// The GPIO implementation drives LEDs and a buzzer; without GPIO nothing is driven.
+public protocol Feedback: Sendable {
+    /// Switches the torch; called only when its state changes.
+    func setTorch(_ on: Bool)
+    /// A read was delivered: beep and flash.
+    func goodRead()
+    /// A read was not delivered, or the camera was lost.
+    func error()
+    /// The `beep` socket command.
+    func beep()
+}
+
+/// Feedback for a board with no GPIO configured: nothing to drive.
+public struct NoFeedback: Feedback {
+    public init() {}
+    public func setTorch(_ on: Bool) {}
+    public func goodRead() {}
+    public func error() {}
+    public func beep() {}
+}

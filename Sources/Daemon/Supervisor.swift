@@ -1,0 +1,136 @@
+import ConfigFile
+import Foundation
+import Logging
+import NIOCore
+import NIOPosix
+import ScannerCore
+import ServiceLifecycle
+import UnixSignals
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Composes the daemon: the socket, the capture loop and config reload, as services in one
+/// ServiceGroup. SIGTERM and SIGINT shut it down gracefully; SIGHUP reloads the config file.
+public enum Supervisor {
+    /// Runs the daemon until SIGTERM or SIGINT. `configPath` is re-read on SIGHUP; `adjust` is
+    /// applied to every config read (command-line overrides).
+    public static func run(config: ScannerConfig, configPath: String?, adjust: @escaping @Sendable (inout ScannerConfig) -> Void, feedback: any Feedback = NoFeedback(), logger: Logger) async throws {
+        // A client that hangs up mid-write must never kill the daemon.
+        signal(SIGPIPE, SIG_IGN)
+        let counters = Counters()
+        let notifier = SystemdNotifier()
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let relay = StateRelay()
+        let state = ScannerState(
+            config: config.scanner, device: config.camera.device, feedback: feedback, counters: counters,
+            logger: logger, publish: { relay.publish($0) })
+        let controls = Controls(state: state, feedback: feedback, triggerSeconds: config.scanner.triggerTimeoutSeconds)
+        let server = SocketServer(config: config.socket, eventLoop: group.next(), counters: counters, target: controls, logger: logger)
+        relay.server = server
+        let loop = CaptureLoop(config: config, state: state, counters: counters, feedback: feedback, sink: server, notifier: notifier, logger: logger)
+
+        let services: [any Service] = [
+            SocketService(server: server, notifier: notifier, logger: logger),
+            CaptureService(loop: loop, state: state),
+            ReloadService(path: configPath, running: config, adjust: adjust, loop: loop, state: state, controls: controls, notifier: notifier, logger: logger),
+        ]
+        let serviceGroup = ServiceGroup(
+            configuration: .init(services: services.map { .init(service: $0) }, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        do {
+            try await serviceGroup.run()
+        } catch {
+            try? await group.shutdownGracefully()
+            throw error
+        }
+        try? await group.shutdownGracefully()
+    }
+}
+
+/// Carries state changes to the socket, which is made after the state it reports.
+final class StateRelay: @unchecked Sendable {
+    // Set once before any service starts, read afterwards.
+    var server: SocketServer?
+    func publish(_ snapshot: ScannerSnapshot) { server?.publish(snapshot) }
+}
+
+/// The socket as a service: bound first, READY=1 once it is, removed last.
+struct SocketService: Service {
+    let server: SocketServer
+    let notifier: SystemdNotifier
+    let logger: Logger
+
+    func run() async throws {
+        try await server.start()
+        notifier.ready(status: "listening")
+        try? await gracefulShutdown()
+        notifier.stopping()
+        await server.stop()
+    }
+}
+
+/// The capture loop on a thread of its own, stopped by graceful shutdown; the torch ends off.
+struct CaptureService: Service {
+    let loop: CaptureLoop
+    let state: ScannerState
+
+    func run() async throws {
+        await withGracefulShutdownHandler {
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                let thread = Thread {
+                    loop.run()
+                    done.resume()
+                }
+                thread.name = "capture"
+                thread.start()
+            }
+        } onGracefulShutdown: {
+            loop.stop()
+        }
+        state.change { $0.camera = CameraStatus(state: .unavailable, device: $0.camera.device, detail: "daemon stopped") }
+    }
+}
+
+/// SIGHUP: re-read the config; a bad file is logged and the running config kept.
+struct ReloadService: Service {
+    let path: String?
+    let running: ScannerConfig
+    let adjust: @Sendable (inout ScannerConfig) -> Void
+    let loop: CaptureLoop
+    let state: ScannerState
+    let controls: Controls
+    let notifier: SystemdNotifier
+    let logger: Logger
+
+    func run() async throws {
+        var current = running
+        for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() {
+            guard let path else {
+                logger.info("SIGHUP: no config file to reload")
+                continue
+            }
+            notifier.reloading()
+            defer { notifier.ready(status: "config reloaded") }
+            var next: ScannerConfig
+            do {
+                next = try ConfigFile.load(path: path)
+            } catch {
+                logger.error("config reload failed, keeping the running config: \(error)")
+                continue
+            }
+            adjust(&next)
+            if next.socket != current.socket {
+                logger.warning("socket settings changed in \(path): they take effect at the next restart")
+            }
+            loop.reconfigure(next)
+            controls.triggerSeconds.withLock { $0 = next.scanner.triggerTimeoutSeconds }
+            state.change {
+                $0.mode = next.scanner.mode
+                $0.torchMode = next.scanner.torch
+            }
+            logger.info("config reloaded from \(path)")
+            current = next
+        }
+    }
+}

@@ -1,0 +1,60 @@
+/// Decides which codes seen in a frame are new reads, with the "same symbol timeout" semantics of
+/// commercial presentation scanners: a code is reported when it enters the viewport, and again only
+/// after it has been out of view for `absence` seconds, or after `sameCodeTimeout` seconds in view.
+///
+/// Codes are told apart by symbology and data, so several codes in one frame are each tracked.
+public struct Tracker: Sendable {
+    /// A code that has been seen recently.
+    public struct Track: Sendable, Hashable {
+        public var corners: Corners
+        public var lastSeen: Double
+        public var lastReported: Double
+    }
+
+    private struct Key: Hashable, Sendable {
+        let symbology: Symbology
+        let bytes: [UInt8]
+    }
+
+    public var config: TrackingConfig
+    private var tracks: [Key: Track] = [:]
+
+    public init(config: TrackingConfig) {
+        self.config = config
+    }
+
+    /// What happened to the symbols of one frame.
+    public struct Outcome: Sendable {
+        /// Codes to report now, in the order they were found.
+        public var new: [Symbol] = []
+        /// Codes seen again within their track, not reported.
+        public var suppressed = 0
+    }
+
+    /// Takes the symbols found in a frame captured at `time` (seconds on a monotonic clock).
+    public mutating func update(with symbols: [Symbol], at time: Double) -> Outcome {
+        tracks = tracks.filter { time - $0.value.lastSeen <= config.absenceSeconds }
+        var outcome = Outcome()
+        for symbol in symbols {
+            let key = Key(symbology: symbol.symbology, bytes: symbol.bytes)
+            if var track = tracks[key] {
+                track.lastSeen = time
+                track.corners = symbol.corners
+                if config.sameCodeTimeoutSeconds > 0, time - track.lastReported >= config.sameCodeTimeoutSeconds {
+                    track.lastReported = time
+                    outcome.new.append(symbol)
+                } else {
+                    outcome.suppressed += 1
+                }
+                tracks[key] = track
+            } else {
+                tracks[key] = Track(corners: symbol.corners, lastSeen: time, lastReported: time)
+                outcome.new.append(symbol)
+            }
+        }
+        return outcome
+    }
+
+    /// The codes currently in view or recently seen.
+    public var tracked: [Track] { Array(tracks.values) }
+}

@@ -1,0 +1,97 @@
+import ArgumentParser
+import Foundation
+import ScannerCore
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `kiosk-scanner listen`: prints reads from the socket as they arrive, reconnecting by itself.
+struct Listen: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print reads from the daemon's socket as they arrive; reconnects when the daemon restarts."
+    )
+
+    @Option(help: "The socket path.")
+    var socket = SocketConfig().path
+
+    @Flag(help: "Print every event line as the daemon sends it (JSON).")
+    var json = false
+
+    @Option(help: "Stop after this many reads (0: never).")
+    var count = 0
+
+    func run() throws {
+        var reads = 0
+        var announced = false
+        while true {
+            let fd = Self.connect(socket)
+            guard fd >= 0 else {
+                if !announced { Scan.fail("waiting for \(socket): \(String(cString: strerror(errno)))") }
+                announced = true
+                usleep(300_000)
+                continue
+            }
+            announced = false
+            let input = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+            var pending = Data()
+            while true {
+                let chunk = input.availableData
+                if chunk.isEmpty { break }
+                pending.append(chunk)
+                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = pending[pending.startIndex..<newline]
+                    pending = Data(pending[(newline + 1)...])
+                    if emit(line) {
+                        reads += 1
+                        if count > 0, reads >= count { return }
+                    }
+                }
+            }
+            Scan.fail("connection to \(socket) closed; reconnecting")
+        }
+    }
+
+    /// Prints one event line; returns whether it was a read.
+    private func emit(_ line: Data) -> Bool {
+        let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any]
+        let type = object?["type"] as? String
+        if json {
+            output(String(decoding: line, as: UTF8.self))
+        } else if let object, type == "scan" {
+            output("\(object["symbology"] as? String ?? "?"):\(object["text"] as? String ?? "<binary>")")
+        } else if object == nil {
+            output(String(decoding: line, as: UTF8.self))  // plain-format socket
+            return true
+        }
+        return type == "scan"
+    }
+
+    /// Writes a line at once, so pipes and terminals see reads as they come.
+    private func output(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    static func connect(_ path: String) -> Int32 {
+        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return -1 }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
+            close(fd)
+            return -1
+        }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard result == 0 else {
+            let saved = errno
+            close(fd)
+            errno = saved
+            return -1
+        }
+        return fd
+    }
+}

@@ -1,0 +1,69 @@
+import ArgumentParser
+import ConfigFile
+import Daemon
+import Foundation
+import Logging
+import ScannerCore
+
+/// `kiosk-scanner run`: the daemon.
+struct Run: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the scanner daemon: capture, decode, and deliver reads on the UNIX socket.",
+        discussion: "SIGTERM/SIGINT stop it cleanly; SIGHUP re-reads the config file (a bad file is logged and the running config kept)."
+    )
+
+    @Option(help: "The config file; a missing default file means built-in defaults.")
+    var config = ConfigFile.defaultPath
+
+    @Option(help: "Override camera.device: a path, auto, or replay:DIR.")
+    var device: String?
+
+    @Option(help: "Override socket.path.")
+    var socket: String?
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel: Logger.Level = .info
+
+    func run() async throws {
+        let level = logLevel
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "kiosk-scanner")
+        let overrides = Overrides(device: device, socket: socket)
+        var settings: ScannerConfig
+        var path: String? = config
+        do {
+            settings = try ConfigFile.load(path: config)
+        } catch let error where error.line == nil && config == ConfigFile.defaultPath && !FileManager.default.fileExists(atPath: config) {
+            logger.notice("no \(config): running on built-in defaults")
+            settings = ScannerConfig()
+            path = nil
+        } catch {
+            logger.critical("\(error)")
+            throw ExitCode(1)
+        }
+        overrides.apply(&settings)
+        do {
+            try await Supervisor.run(config: settings, configPath: path, adjust: overrides.apply, logger: logger)
+        } catch {
+            logger.critical("stopped: \(error)")
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// Command-line settings that win over the config file, also after a reload.
+struct Overrides: Sendable {
+    let device: String?
+    let socket: String?
+
+    @Sendable func apply(_ config: inout ScannerConfig) {
+        if let device { config.camera.device = device }
+        if let socket { config.socket.path = socket }
+    }
+}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}
