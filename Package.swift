@@ -80,5 +80,6 @@ let package = Package(
         .testTarget(name: "DecodingTests", dependencies: ["Decoding", "ImageFiles", "ScannerCore", "ScannerTestSupport"]),
         .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile", "ScannerCore"]),
         .testTarget(name: "CLITests", dependencies: ["ScannerCore", "ScannerTestSupport"]),
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "ScannerCore", "ImageFiles", "ScannerTestSupport"]),
     ]
 )

@@ -151,6 +151,7 @@ public final class CaptureLoop: Sendable {
         for symbol in outcome.new {
             session.seq += 1
             let read = Read(symbol: symbol, frame: frame.size, seq: session.seq)
+            logger.debug("read \(read.seq) \(read.symbology) from frame \(frame.sequence)")
             counters.update {
                 $0.reads += 1
                 $0.readsBySymbology[read.symbology, default: 0] += 1

@@ -47,6 +47,8 @@ public final class SocketServer: ReadSink, @unchecked Sendable {
         let channel = try await ServerBootstrap(group: eventLoop)
             .serverChannelOption(.backlog, value: 128)
             .childChannelOption(.writeBufferWaterMark, value: .init(low: limit / 2, high: limit))
+            // The kernel's own queue for a client is bounded by the same figure.
+            .childChannelOption(.socketOption(.so_sndbuf), value: SocketOptionValue(limit))
             .childChannelInitializer { [self] channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(ClientHandler(server: self))
@@ -112,6 +114,7 @@ public final class SocketServer: ReadSink, @unchecked Sendable {
             return
         }
         held.append((read, NIODeadline.now().uptimeNanoseconds))
+        logger.debug("holding read \(read.seq): no client connected", metadata: ["held": "\(held.count)"])
         if held.count > config.holdCount {
             let oldest = held.removeFirst()
             drop(1, reason: "hold-full", read: oldest.read)

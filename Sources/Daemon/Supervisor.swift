@@ -76,16 +76,21 @@ struct CaptureService: Service {
     let state: ScannerState
 
     func run() async throws {
-        await withGracefulShutdownHandler {
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                let thread = Thread {
-                    loop.run()
-                    done.resume()
+        // Graceful shutdown (SIGTERM) or cancellation (another service failed) both end the loop.
+        await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                    let thread = Thread {
+                        loop.run()
+                        done.resume()
+                    }
+                    thread.name = "capture"
+                    thread.start()
                 }
-                thread.name = "capture"
-                thread.start()
+            } onGracefulShutdown: {
+                loop.stop()
             }
-        } onGracefulShutdown: {
+        } onCancel: {
             loop.stop()
         }
         state.change { $0.camera = CameraStatus(state: .unavailable, device: $0.camera.device, detail: "daemon stopped") }

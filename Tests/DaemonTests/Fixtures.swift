@@ -1,0 +1,53 @@
+import Foundation
+import ImageFiles
+import ScannerCore
+import ScannerTestSupport
+
+/// Configs and frames shared by the daemon tests.
+enum Fixtures {
+    /// A config with `device`, quick stall detection, and any extra YAML sections.
+    static func config(device: String, extra: String = "") -> String {
+        """
+        camera:
+          device: "\(device)"
+        scanner:
+          stall_timeout: 2
+        \(extra)
+        """
+    }
+
+    /// A directory of PGM frames: each code centred on a 320x240 frame, `blanks` blank frames after each.
+    static func replayDirectory(codes: [String], blanks: Int = 0) throws -> String {
+        let directory = try TemporaryDirectory.shared.directory("replay")
+        var index = 0
+        func write(_ frame: Frame) throws {
+            index += 1
+            try pgm(frame).write(to: URL(fileURLWithPath: String(format: "%@/%04d.pgm", directory, index)))
+        }
+        let blank = Frame(width: 320, height: 240, pixels: [UInt8](repeating: 220, count: 320 * 240))
+        for code in codes {
+            try write(centredQR(code, size: Size(width: 320, height: 240)))
+            for _ in 0..<blanks { try write(blank) }
+        }
+        return directory
+    }
+
+    /// A QR code of `text` centred on a frame of `size`.
+    static func centredQR(_ text: String, size: Size = Size(width: 640, height: 480)) throws -> Frame {
+        Barcodes.centred(try ImageFile.read(path: Barcodes.qr(text, moduleSize: 3)), in: size)
+    }
+
+    /// A PGM file of `frame`, for replay directories and the emulated camera.
+    static func pgm(_ frame: Frame) -> Data {
+        var bytes = Array("P5\n\(frame.width) \(frame.height)\n255\n".utf8)
+        for y in 0..<frame.height { for x in 0..<frame.width { bytes.append(frame[x, y]) } }
+        return Data(bytes)
+    }
+
+    /// A QR code PGM of `text` centred on a 640x480 frame, written into `directory`.
+    static func qrFrameFile(_ text: String, in directory: String) throws -> String {
+        let path = "\(directory)/\(text.replacingOccurrences(of: "/", with: "_")).pgm"
+        try pgm(centredQR(text)).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+}
