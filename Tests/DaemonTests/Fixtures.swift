@@ -5,11 +5,12 @@ import ScannerTestSupport
 
 /// Configs and frames shared by the daemon tests.
 enum Fixtures {
-    /// A config with `device`, quick stall detection, and any extra YAML sections.
-    static func config(device: String, extra: String = "") -> String {
+    /// A config with `device`, quick stall detection, extra camera keys, and any extra YAML sections.
+    static func config(device: String, camera: String = "", extra: String = "") -> String {
         """
         camera:
           device: "\(device)"
+        \(camera)
         scanner:
           stall_timeout: 2
         \(extra)

@@ -1,0 +1,125 @@
+import Foundation
+import ScannerTestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real daemon in front of the emulated camera (libv4l2emu.so preloaded before libv4l2).
+@Suite(.serialized) struct CameraTests {
+    let directory: String
+    let camera: EmulatedCamera
+
+    init() throws {
+        directory = try TemporaryDirectory.shared.directory("camera")
+        camera = EmulatedCamera(directory: directory)
+        try #require(FileManager.default.fileExists(atPath: EmulatedCamera.library), "build it with: make -C Tests/Emulators/v4l2")
+    }
+
+    func start(camera cameraKeys: String = "", extra: String = "") throws -> DaemonProcess {
+        try DaemonProcess(config: Fixtures.config(device: camera.node, camera: cameraKeys, extra: extra), environment: camera.environment)
+    }
+
+    func frame(_ text: String) throws -> String { try Fixtures.qrFrameFile(text, in: directory) }
+
+    @Test func cameraMissingAtStartIsUsedOnceItAppears() throws {
+        let daemon = try start()
+        let client = try daemon.connect()
+        let missing = try #require(client.waitForCamera("unavailable"))
+        #expect((missing["detail"] as? String)?.contains("plugged in") == true)
+        #expect(missing["torch"] as? String == "off")
+        let plugged = Date()
+        try camera.plug(["frame": frame("late camera")])
+        let streaming = try #require(client.waitForCamera("streaming"))
+        #expect(Date().timeIntervalSince(plugged) < 1.0, "resumed within 1 s of the device appearing")
+        #expect(streaming["format"] as? String == "GREY 640x480 @30")
+        #expect(client.waitForScan("late camera").match != nil)
+    }
+
+    @Test(arguments: [("busy", "busy", "in use by another process"), ("denied", "permission-denied", "'video' group")])
+    func openFailuresGiveTheirStateAndHint(open: String, state: String, hint: String) throws {
+        try camera.plug(["open": open, "frame": frame("after \(open)")])
+        let daemon = try start()
+        let client = try daemon.connect()
+        let event = try #require(client.waitForCamera(state))
+        #expect((event["detail"] as? String)?.contains(hint) == true, "\(event)")
+        #expect(daemon.waitForLog("camera \(state)"))
+        // Freed, the camera is picked up by the retry.
+        try camera.plug(["frame": frame("after \(open)")])
+        #expect(client.waitForScan("after \(open)").match != nil)
+        #expect(daemon.log.components(separatedBy: "camera \(state):").count == 2, "the state is logged once, not on every retry")
+    }
+
+    @Test func hundredUnplugReplugCyclesDeliverEveryCodeExactlyOnce() throws {
+        let texts = (1...100).map { "cycle \($0)" }
+        let frames = try texts.map { try frame($0) }
+        let daemon = try start()
+        let client = try daemon.connect()
+        var baseline: (fds: Int, maps: Int)?
+        var delivered: [String: Int] = [:]
+        var states: [String] = []
+        for (index, text) in texts.enumerated() {
+            try camera.plug(["frame": frames[index]])
+            let (scan, skipped) = client.waitForScan(text, timeout: 10)
+            #expect(scan != nil, "cycle \(index + 1): code not delivered")
+            for event in skipped {
+                if let other = event["text"] as? String { delivered[other, default: 0] += 1 }
+                if let camera = event["camera"] as? String { states.append(camera) }
+            }
+            delivered[text, default: 0] += scan == nil ? 0 : 1
+            camera.unplug()
+            let lost = client.waitFor { $0["type"] as? String == "state" && $0["camera"] as? String != "streaming" }
+            #expect(lost.match?["torch"] as? String == "off", "torch off once the camera is lost")
+            for event in lost.skipped { if let other = event["text"] as? String { delivered[other, default: 0] += 1 } }
+            if index == 4 { baseline = daemon.resourceCounts }
+        }
+        // Drain what is left, then check nothing was delivered twice.
+        while let event = client.event(timeout: 0.5) { if let other = event["text"] as? String { delivered[other, default: 0] += 1 } }
+        #expect(delivered.filter { $0.value != 1 }.isEmpty, "delivered other than once: \(delivered.filter { $0.value != 1 })")
+        #expect(delivered.count == 100)
+        let after = daemon.resourceCounts
+        #expect(after.fds == baseline?.fds, "file descriptors: \(baseline?.fds ?? -1) after 5 cycles, \(after.fds) after 100")
+        #expect(after.maps - (baseline?.maps ?? 0) < 4, "mappings: \(baseline?.maps ?? -1) after 5 cycles, \(after.maps) after 100")
+        let status = try #require(client.command("status")?["status"] as? [String: Any])
+        #expect((status["counters"] as? [String: Any])?["reconnects"] as? Int == 99)
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test(arguments: ["YUYV", "UYVY", "NV12", "YU12", "MJPG"])
+    func everyOfferedFormatIsRead(format: String) throws {
+        try camera.plug(["formats": format, "frame": frame("format \(format)")])
+        let daemon = try start()
+        let client = try daemon.connect()
+        let streaming = try #require(client.waitForCamera("streaming"))
+        #expect((streaming["format"] as? String)?.hasPrefix(format) == true)
+        #expect(client.waitForScan("format \(format)").match != nil)
+    }
+
+    @Test func greyIsPreferredWhenOffered() throws {
+        try camera.plug(["formats": "MJPG,YUYV,NV12,GREY", "frame": frame("grey first")])
+        let client = try start().connect()
+        #expect((client.waitForCamera("streaming")?["format"] as? String)?.hasPrefix("GREY") == true)
+    }
+
+    @Test func aStalledCameraCountsAsInterruptedAndIsReopened() throws {
+        try camera.plug(["frame": frame("stall")])
+        let daemon = try start()
+        let client = try daemon.connect()
+        #expect(client.waitForScan("stall").match != nil)
+        try camera.plug(["frame": frame("stall"), "stall": "1"])
+        let interrupted = try #require(client.waitForCamera("interrupted", timeout: 10))
+        #expect((interrupted["detail"] as? String)?.contains("no frame") == true)
+        try camera.plug(["frame": frame("after stall")])
+        #expect(client.waitForScan("after stall").match != nil)
+    }
+
+    @Test func controlsAreSetByNameAndAMissingOneIsAWarning() throws {
+        try camera.plug(["frame": frame("controls")])
+        let daemon = try start(camera: "  controls: { brightness: 100, focus_absolute: 3 }")
+        #expect(daemon.waitForLog("camera control brightness = 100"))
+        #expect(daemon.log.contains("camera has no control 'focus_absolute'; ignored"))
+        let emulatorLog = (try? String(contentsOfFile: camera.log, encoding: .utf8)) ?? ""
+        #expect(emulatorLog.contains("value=100"))
+    }
+}

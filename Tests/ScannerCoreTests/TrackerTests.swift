@@ -1,0 +1,59 @@
+import ScannerCore
+import Testing
+
+@Suite struct TrackerTests {
+    static func symbol(_ text: String, _ symbology: Symbology = .qr) -> Symbol {
+        Symbol(symbology: symbology, bytes: Array(text.utf8), corners: Corners(box: PixelRect(x: 0, y: 0, width: 10, height: 10), orientation: .up))
+    }
+
+    static func tracker(absence: Double = 0.5, timeout: Double = 0) -> Tracker {
+        var config = TrackingConfig()
+        config.absenceSeconds = absence
+        config.sameCodeTimeoutSeconds = timeout
+        return Tracker(config: config)
+    }
+
+    @Test func aCodeSeenInManyFramesIsReportedOnce() {
+        var tracker = Self.tracker()
+        var reported = 0, suppressed = 0
+        for frame in 0..<300 {
+            let outcome = tracker.update(with: [Self.symbol("A")], at: Double(frame) / 30)
+            reported += outcome.new.count
+            suppressed += outcome.suppressed
+        }
+        #expect(reported == 1)
+        #expect(suppressed == 299)
+    }
+
+    @Test func shortGapsDoNotMakeANewRead() {
+        var tracker = Self.tracker(absence: 0.5)
+        #expect(tracker.update(with: [Self.symbol("A")], at: 0).new.count == 1)
+        #expect(tracker.update(with: [], at: 0.2).new.isEmpty)
+        #expect(tracker.update(with: [Self.symbol("A")], at: 0.4).new.isEmpty)
+        // Out of view for longer than the absence time: a new read.
+        #expect(tracker.update(with: [], at: 0.6).new.isEmpty)
+        #expect(tracker.update(with: [Self.symbol("A")], at: 1.0).new.count == 1)
+    }
+
+    @Test func sameCodeTimeoutReportsAgainWhileInView() {
+        var tracker = Self.tracker(absence: 0.5, timeout: 2)
+        var times: [Double] = []
+        for frame in 0..<151 {
+            let time = Double(frame) / 30
+            if !tracker.update(with: [Self.symbol("A")], at: time).new.isEmpty { times.append(time) }
+        }
+        #expect(times.count == 3)
+        #expect(times.first == 0)
+        #expect(abs(times[1] - 2) < 0.05 && abs(times[2] - 4) < 0.05)
+    }
+
+    @Test func severalCodesInOneFrameAreEachTracked() {
+        var tracker = Self.tracker()
+        let first = tracker.update(with: [Self.symbol("A"), Self.symbol("B"), Self.symbol("A", .code128)], at: 0)
+        #expect(first.new.count == 3)
+        let second = tracker.update(with: [Self.symbol("B"), Self.symbol("C")], at: 0.1)
+        #expect(second.new.map { String(decoding: $0.bytes, as: UTF8.self) } == ["C"])
+        #expect(second.suppressed == 1)
+        #expect(tracker.tracked.count == 4)
+    }
+}
