@@ -57,6 +57,7 @@ import Glibc
         let daemon = try start()
         let client = try daemon.connect()
         var baseline: (fds: Int, maps: Int)?
+        var final: (fds: Int, maps: Int)?
         var delivered: [String: Int] = [:]
         var states: [String] = []
         for (index, text) in texts.enumerated() {
@@ -68,17 +69,19 @@ import Glibc
                 if let camera = event["camera"] as? String { states.append(camera) }
             }
             delivered[text, default: 0] += scan == nil ? 0 : 1
+            // Counted while streaming, when the camera's buffers are certainly open.
+            if index == 4 { baseline = daemon.resourceCounts }
+            if index == texts.count - 1 { final = daemon.resourceCounts }
             camera.unplug()
             let lost = client.waitFor { $0["type"] as? String == "state" && $0["camera"] as? String != "streaming" }
             #expect(lost.match?["torch"] as? String == "off", "torch off once the camera is lost")
             for event in lost.skipped { if let other = event["text"] as? String { delivered[other, default: 0] += 1 } }
-            if index == 4 { baseline = daemon.resourceCounts }
         }
         // Drain what is left, then check nothing was delivered twice.
         while let event = client.event(timeout: 0.5) { if let other = event["text"] as? String { delivered[other, default: 0] += 1 } }
         #expect(delivered.filter { $0.value != 1 }.isEmpty, "delivered other than once: \(delivered.filter { $0.value != 1 })")
         #expect(delivered.count == 100)
-        let after = daemon.resourceCounts
+        let after = try #require(final)
         #expect(after.fds == baseline?.fds, "file descriptors: \(baseline?.fds ?? -1) after 5 cycles, \(after.fds) after 100")
         #expect(after.maps - (baseline?.maps ?? 0) < 4, "mappings: \(baseline?.maps ?? -1) after 5 cycles, \(after.maps) after 100")
         let status = try #require(client.command("status")?["status"] as? [String: Any])
@@ -98,7 +101,8 @@ import Glibc
 
     @Test func greyIsPreferredWhenOffered() throws {
         try camera.plug(["formats": "MJPG,YUYV,NV12,GREY", "frame": frame("grey first")])
-        let client = try start().connect()
+        let daemon = try start()
+        let client = try daemon.connect()
         #expect((client.waitForCamera("streaming")?["format"] as? String)?.hasPrefix("GREY") == true)
     }
 

@@ -1,0 +1,44 @@
+/* Shared declarations of the emulated camera (see README.md): the scene a node file scripts,
+ * and how frames are rendered from it. */
+#ifndef KSEMU_H
+#define KSEMU_H
+
+#include <limits.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define KSEMU_MAX_FORMATS 8
+#define KSEMU_MAX_SIZES 8
+
+enum ksemu_open { OPEN_OK, OPEN_BUSY, OPEN_DENIED, OPEN_MISSING };
+
+/* What the node file says. */
+struct ksemu_scene {
+    char frame[PATH_MAX];
+    int background, noise, stall, fps;
+    enum ksemu_open open;
+    uint32_t formats[KSEMU_MAX_FORMATS];
+    int nformats;
+    int widths[KSEMU_MAX_SIZES], heights[KSEMU_MAX_SIZES];
+    int nsizes;
+};
+
+/* Re-reads `node` into `scene` when it changed; returns 0 while the node exists, -1 when it is gone. */
+int ksemu_scene_refresh(const char *node, struct ksemu_scene *scene);
+
+/* Renders the scene's luma (background, image centred at 1:1, noise) into `luma` (w*h). */
+void ksemu_render_luma(const struct ksemu_scene *scene, uint8_t *luma, int width, int height, uint64_t *rng);
+
+/* Packs luma into `fourcc` at `out`; returns bytes used (0 on failure). */
+size_t ksemu_pack(uint32_t fourcc, const uint8_t *luma, int width, int height, uint8_t *out, size_t capacity);
+
+/* Bytes per line and image size of a format. */
+void ksemu_geometry(uint32_t fourcc, int width, int height, uint32_t *bytesperline, uint32_t *sizeimage);
+
+/* Appends "EVENT key=value ...\n" with t=<monotonic ns> to $KSEMU_LOG, if set. */
+void ksemu_log(const char *event, const char *format, ...) __attribute__((format(printf, 2, 3)));
+
+uint64_t ksemu_now_ns(void);
+
+#endif
