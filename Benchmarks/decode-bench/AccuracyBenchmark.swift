@@ -1,0 +1,103 @@
+import Decoding
+import Foundation
+import ImageFiles
+import ScannerCore
+
+/// Read rate per corpus set: ours (in process, full viewport) beside zbarimg on the same files.
+/// An image is read when a reported text equals the expected one after the same normalisation
+/// for both readers (EAN/UPC as 13 digits, control characters as the corpus writes them).
+struct AccuracyBenchmark {
+    let corpus: String
+
+    func run() throws {
+        guard FileManager.default.fileExists(atPath: corpus) else {
+            print("accuracy: corpus not present at \(corpus): skipped")
+            return
+        }
+        print("accuracy over \(corpus): images read (or codes reported, on falsepositives-*)")
+        print(pad("set", 20) + pad("images", 8) + pad("ours", 8) + pad("zbarimg", 9) + "ours - zbarimg")
+        let decoder = try ZBarDecoder(config: DecoderConfig())
+        var totals = (images: 0, ours: 0, zbar: 0)
+        for set in try FileManager.default.contentsOfDirectory(atPath: corpus).sorted() where !set.hasSuffix(".md") {
+            let directory = "\(corpus)/\(set)"
+            let images = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".png") }.sorted()
+            let falsePositives = set.hasPrefix("falsepositives")
+            var ours = 0, zbar = 0
+            for image in images {
+                let path = "\(directory)/\(image)"
+                let expected = try? String(contentsOfFile: path.replacingOccurrences(of: ".png", with: ".txt"), encoding: .utf8)
+                let oursTexts = ((try? decoder.symbols(in: ImageFile.read(path: path), viewport: .full)) ?? []).map { symbol in
+                    normalise(Read(symbol: symbol, frame: Size(width: 1, height: 1)).line.drop(while: { $0 != ":" }).dropFirst(), set: set)
+                }
+                let zbarTexts = zbarimg(path).map { normalise($0.drop(while: { $0 != ":" }).dropFirst(), set: set) }
+                if falsePositives {
+                    ours += oursTexts.count
+                    zbar += zbarTexts.count
+                } else if let expected {
+                    ours += oursTexts.contains(expected) ? 1 : 0
+                    zbar += zbarTexts.contains(expected) ? 1 : 0
+                }
+            }
+            print(pad(set, 20) + pad("\(images.count)", 8) + pad("\(ours)", 8) + pad("\(zbar)", 9) + (falsePositives ? "(reported)" : "\(ours - zbar)"))
+            if !falsePositives { totals = (totals.images + images.count, totals.ours + ours, totals.zbar + zbar) }
+        }
+        print(pad("total", 20) + pad("\(totals.images)", 8) + pad("\(totals.ours)", 8) + pad("\(totals.zbar)", 9) + "\(totals.ours - totals.zbar)")
+    }
+
+    /// zbarimg's `SYMBOLOGY:TEXT` results for one file; a result's text may span lines.
+    private func zbarimg(_ path: String) -> [String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/zbarimg")
+        process.arguments = ["-q", "--xml", path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return [] }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return XMLSymbols(data).symbols
+    }
+
+    /// The corpus's form: EAN/UPC as 13 digits (UPC-E expanded), newlines and GS as <LF> and <GS>.
+    private func normalise(_ line: Substring, set: String) -> String {
+        var text = String(line)
+        let digits = text.allSatisfy(\.isNumber)
+        if digits && text.count == 12 { text = "0" + text }
+        if digits && text.count == 8 && set.hasPrefix("upce") { text = "0" + expandUPCE(text) }
+        return text.replacingOccurrences(of: "\n", with: "<LF>").replacingOccurrences(of: "\u{1D}", with: "<GS>")
+    }
+
+    /// UPC-E (number system, six digits, check) to UPC-A.
+    private func expandUPCE(_ code: String) -> String {
+        let d = Array(code)
+        let (system, body, check) = (d[0], Array(d[1...6]), d[7])
+        let middle: String
+        switch body[5] {
+        case "0", "1", "2": middle = "\(body[0])\(body[1])\(body[5])0000\(body[2])\(body[3])\(body[4])"
+        case "3": middle = "\(body[0])\(body[1])\(body[2])00000\(body[3])\(body[4])"
+        case "4": middle = "\(body[0])\(body[1])\(body[2])\(body[3])00000\(body[4])"
+        default: middle = "\(body[0])\(body[1])\(body[2])\(body[3])\(body[4])0000\(body[5])"
+        }
+        return "\(system)\(middle)\(check)"
+    }
+}
+
+/// The `<symbol type=...><data>...</data></symbol>` entries of zbarimg's XML output, as
+/// `TYPE:TEXT`, so that multi-line data stays one result.
+struct XMLSymbols {
+    let symbols: [String]
+
+    init(_ data: Data) {
+        let text = String(decoding: data, as: UTF8.self)
+        var found: [String] = []
+        for part in text.components(separatedBy: "<symbol ").dropFirst() {
+            guard let type = part.components(separatedBy: "type='").dropFirst().first?.components(separatedBy: "'").first,
+                  let body = part.components(separatedBy: "<data").dropFirst().first?.components(separatedBy: "</data>").first,
+                  let start = body.firstIndex(of: ">") else { continue }
+            var value = String(body[body.index(after: start)...])
+            if value.hasPrefix("<![CDATA[") { value = String(value.dropFirst(9).dropLast(3)) }
+            found.append("\(type):\(value.replacingOccurrences(of: "]]]]><![CDATA[>", with: "]]>"))")
+        }
+        symbols = found
+    }
+}

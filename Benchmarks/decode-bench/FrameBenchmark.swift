@@ -1,0 +1,84 @@
+import Decoding
+import Foundation
+import ImageFiles
+import ScannerCore
+import ZBarAnchor
+
+/// Per-frame decode cost: ours (ZBarDecoder through the viewport API) against the bare C loop, on
+/// the same frames, alternating in rounds because the machine is noisy; medians are compared.
+struct FrameBenchmark {
+    let iterations: Int
+    let rounds = 7
+
+    func run() throws {
+        let scratch = NSTemporaryDirectory() + "decode-bench-\(getpid())"
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        let qr = try draw("qrencode", ["-s", "4", "-m", "4", "-o", "\(scratch)/qr.png", "https://example.com/kiosk"], "\(scratch)/qr.png")
+        let ean = try draw("zint", ["-b", "13", "-d", "590123412345", "--scale=2", "-o", "\(scratch)/ean.png"], "\(scratch)/ean.png")
+
+        print("per-frame decode: ours (ZBarDecoder, full-frame viewport) / bare C libzbar loop, same frames")
+        print("median of \(rounds) alternating rounds x \(iterations) frames; found = codes found per frame (ours/bare)")
+        print(pad("frame", 18) + pad("ours us", 10) + pad("bare us", 10) + pad("ratio", 8) + pad("found", 8) + "ours, default viewport us")
+        let decoder = try ZBarDecoder(config: DecoderConfig())
+        for size in [Size(width: 640, height: 480), Size(width: 1280, height: 720)] {
+            let scenes: [(String, Frame)] = [
+                ("QR", centred(qr, in: size)), ("EAN-13", centred(ean, in: size)),
+                ("blank", Frame(width: size.width, height: size.height, pixels: [UInt8](repeating: 200, count: size.width * size.height))),
+                ("noise", noise(size)),
+            ]
+            for (name, frame) in scenes {
+                var ours: [Double] = [], bare: [Double] = [], viewport: [Double] = []
+                var oursFound = 0, bareFound = 0
+                for _ in 0..<rounds {
+                    ours.append(try time { oursFound = try decoder.symbols(in: frame, viewport: .full).count })
+                    var nanoseconds: UInt64 = 0
+                    bareFound = Int(zbar_anchor_scan(frame.storage.base.assumingMemoryBound(to: UInt8.self), Int32(frame.width), Int32(frame.height), Int32(iterations), &nanoseconds))
+                    bare.append(Double(nanoseconds) / Double(iterations) / 1000)
+                    viewport.append(try time { _ = try decoder.symbols(in: frame, viewport: .standard) })
+                }
+                let (o, b) = (median(ours), median(bare))
+                print(pad("\(size.width)x\(size.height) \(name)", 18) + pad(String(format: "%.0f", o), 10) + pad(String(format: "%.0f", b), 10)
+                    + pad(String(format: "%.3f", o / b), 8) + pad("\(oursFound)/\(bareFound)", 8) + String(format: "%.0f", median(viewport)))
+            }
+        }
+    }
+
+    /// Microseconds per frame over `iterations` runs of `body`.
+    private func time(_ body: () throws -> Void) throws -> Double {
+        let start = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<iterations { try body() }
+        return Double(DispatchTime.now().uptimeNanoseconds - start) / Double(iterations) / 1000
+    }
+
+    private func draw(_ tool: String, _ arguments: [String], _ output: String) throws -> Frame {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        return try ImageFile.read(path: output)
+    }
+
+    private func centred(_ image: Frame, in size: Size) -> Frame {
+        var pixels = [UInt8](repeating: 220, count: size.width * size.height)
+        let left = (size.width - image.width) / 2, top = (size.height - image.height) / 2
+        for y in 0..<image.height { for x in 0..<image.width { pixels[(top + y) * size.width + left + x] = image[x, y] } }
+        return Frame(width: size.width, height: size.height, pixels: pixels)
+    }
+
+    private func noise(_ size: Size) -> Frame {
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D
+        let pixels = (0..<(size.width * size.height)).map { _ -> UInt8 in
+            state ^= state << 13
+            state ^= state >> 7
+            state ^= state << 17
+            return UInt8(truncatingIfNeeded: state)
+        }
+        return Frame(width: size.width, height: size.height, pixels: pixels)
+    }
+}
+
+func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+func pad(_ text: String, _ width: Int) -> String { text.padding(toLength: max(width, text.count + 1), withPad: " ", startingAt: 0) }
