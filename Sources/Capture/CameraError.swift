@@ -43,6 +43,8 @@ public protocol FrameSource: AnyObject {
     /// Waits at most `timeoutMilliseconds` for the newest frame; nil when none came in time.
     /// The frame stays valid until the next call or `close()`, whichever comes first.
     func nextFrame(timeoutMilliseconds: Int32) throws(CameraError) -> Frame?
+    /// Frames that were ready but skipped because a newer one was ready too (latest frame wins).
+    var skippedFrames: Int { get }
     /// Stops streaming and gives back every buffer, mapping and descriptor.
     func close()
 }

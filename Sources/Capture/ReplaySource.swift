@@ -11,6 +11,7 @@ public final class ReplaySource: FrameSource {
     private var due: UInt64
     private var sequence: UInt64 = 0
     public private(set) var status: CameraStatus
+    public private(set) var skippedFrames = 0
 
     /// Loads every image of `directory` up front, so playback costs no decoding.
     public init(directory: String, fps: Int) throws(CameraError) {
@@ -47,6 +48,7 @@ public final class ReplaySource: FrameSource {
         }
         // Late frames are skipped, as a camera drops what nobody dequeued.
         let late = (Self.now() - due) / period
+        skippedFrames += Int(late)
         next = (next + Int(late % UInt64(frames.count))) % frames.count
         due += (late + 1) * period
         let image = frames[next]

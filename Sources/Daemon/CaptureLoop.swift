@@ -103,6 +103,7 @@ public final class CaptureLoop: Sendable {
     private func stream(from source: any FrameSource, session: inout Session) {
         var lastFrameTime = SystemdNotifier.monotonicNanoseconds()
         let cameraConfig = session.config.camera
+        var skipped = 0
         while !stopping {
             let config = configuration.withLock { $0 }
             if config.camera != cameraConfig {
@@ -128,6 +129,11 @@ public final class CaptureLoop: Sendable {
             }
             lastFrameTime = now
             notifier.watchdog()
+            if source.skippedFrames != skipped {
+                let newly = source.skippedFrames - skipped
+                counters.update { $0.framesSkipped += newly }
+                skipped = source.skippedFrames
+            }
             guard state.snapshot.scanning, let decoder = session.decoder else { continue }
             decode(frame, with: decoder, session: &session)
         }

@@ -99,6 +99,38 @@ import Glibc
         #expect(client.waitForScan("format \(format)").match != nil)
     }
 
+    @Test func whenDecodingFallsBehindStaleFramesAreSkippedNotQueued() throws {
+        // 1280x720 noise at 240 fps: each decode takes longer than a frame period.
+        try camera.plug(["sizes": "1280x720", "fps": "240", "noise": "120", "background": "128"])
+        let daemon = try start(camera: "  width: 1280\n  height: 720")
+        let client = try daemon.connect()
+        _ = client.waitForCamera("streaming")
+        var counters: [String: Any] = [:]
+        let deadline = Date().addingTimeInterval(10)
+        repeat {
+            counters = (client.command("status")?["status"] as? [String: Any])?["counters"] as? [String: Any] ?? [:]
+        } while (counters["frames_decoded"] as? Int ?? 0) < 10 && Date() < deadline
+        let decoded = counters["frames_decoded"] as? Int ?? 0, skipped = counters["frames_skipped"] as? Int ?? 0
+        #expect(decoded >= 10)
+        #expect(skipped > decoded, "\(skipped) frames skipped for \(decoded) decoded: the newest frame is always the one decoded")
+        // Frames reach the decoder and are dropped at the driver only when every buffer is out.
+        try camera.plug(["sizes": "1280x720", "fps": "240", "background": "200", "frame": frame("after the flood")])
+        #expect(client.waitForScan("after the flood").match != nil)
+    }
+
+    @Test func aByIdSymlinkThatAppearsLaterIsFollowed() throws {
+        // Like /dev/v4l/by-id/usb-...-video-index0: the directory and the link only exist while plugged.
+        let byID = "\(directory)/v4l/by-id"
+        let link = "\(byID)/usb-Emulated_Camera-video-index0"
+        try camera.plug(["frame": frame("by id")])
+        let daemon = try DaemonProcess(config: Fixtures.config(device: link), environment: camera.environment)
+        let client = try daemon.connect()
+        #expect(client.waitForCamera("unavailable") != nil)
+        try FileManager.default.createDirectory(atPath: byID, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: camera.node)
+        #expect(client.waitForScan("by id").match != nil)
+    }
+
     @Test func greyIsPreferredWhenOffered() throws {
         try camera.plug(["formats": "MJPG,YUYV,NV12,GREY", "frame": frame("grey first")])
         let daemon = try start()

@@ -13,6 +13,8 @@ import Glibc
         let replay = try Fixtures.replayDirectory(codes: ["first", "second"], blanks: 3)
         let daemon = try DaemonProcess(config: Fixtures.config(device: "replay:\(replay)"))
         let client = try daemon.connect()
+        let mode = (try FileManager.default.attributesOfItem(atPath: daemon.socketPath)[.posixPermissions] as? Int) ?? 0
+        #expect(mode == 0o660, "socket mode \(String(mode, radix: 8))")
         let state = try #require(client.event())
         #expect(state["type"] as? String == "state")
         let first = try #require(client.waitForScan("first").match)
