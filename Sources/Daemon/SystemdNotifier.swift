@@ -48,19 +48,8 @@ public final class SystemdNotifier: Sendable {
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return }
         defer { close(fd) }
-        var socketAddress = sockaddr_un()
-        socketAddress.sun_family = sa_family_t(AF_UNIX)
-        var path = Array(address.utf8)
-        if path.first == UInt8(ascii: "@") { path[0] = 0 }  // abstract namespace
-        guard path.count < MemoryLayout.size(ofValue: socketAddress.sun_path) else { return }
-        withUnsafeMutableBytes(of: &socketAddress.sun_path) { $0.copyBytes(from: path) }
-        let length = socklen_t(MemoryLayout<sa_family_t>.size + path.count)
         _ = message.withCString { text in
-            withUnsafePointer(to: &socketAddress) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                    sendto(fd, text, strlen(text), Int32(MSG_NOSIGNAL), $0, length)
-                }
-            }
+            UnixAddress.with(address) { sendto(fd, text, strlen(text), Int32(MSG_NOSIGNAL), $0, $1) }
         }
     }
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Daemon
 import Foundation
 import ScannerCore
 
@@ -25,7 +26,7 @@ struct Listen: ParsableCommand {
         var reads = 0
         var announced = false
         while true {
-            let fd = Self.connect(socket)
+            let fd = UnixAddress.connect(socket)
             guard fd >= 0 else {
                 if !announced { Scan.fail("waiting for \(socket): \(String(cString: strerror(errno)))") }
                 announced = true
@@ -70,28 +71,5 @@ struct Listen: ParsableCommand {
     /// Writes a line at once, so pipes and terminals see reads as they come.
     private func output(_ line: String) {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
-    }
-
-    static func connect(_ path: String) -> Int32 {
-        let fd = Glibc.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return -1 }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            close(fd)
-            return -1
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes) }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard result == 0 else {
-            let saved = errno
-            close(fd)
-            errno = saved
-            return -1
-        }
-        return fd
     }
 }
