@@ -20,6 +20,11 @@ let package = Package(
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
+        // zxing-cpp is C++: a small C++ target gives it a plain C API (no logic).
+        .target(
+            name: "CZXing",
+            linkerSettings: [.linkedLibrary("ZXing")]
+        ),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
 
         // Pure Swift: frames, viewport, symbols and reads, AIM, GS1, content types, config model.
@@ -27,7 +32,7 @@ let package = Package(
         // PNG, JPEG and PNM files into frames.
         .target(name: "ImageFiles", dependencies: ["ScannerCore", "CPNG", "CTurboJPEG"]),
         // Decoders behind one protocol.
-        .target(name: "Decoding", dependencies: ["ScannerCore", "CZBar"]),
+        .target(name: "Decoding", dependencies: ["ScannerCore", "CZBar", "CZXing"]),
         // Frames from a V4L2 camera through libv4l2, or replayed from a directory.
         .target(
             name: "Capture",

@@ -104,11 +104,19 @@ public enum ConfigFile {
     }
 
     private static func readDecoder(_ section: inout Section, into decoder: inout DecoderConfig) throws(ConfigError) {
+        if let value = section.value("engine") { decoder.engine = try value.choice(DecoderEngine.self) }
         if let value = section.value("symbologies") {
             var chosen: Set<Symbology> = []
             for item in try value.items() { chosen.insert(try symbology(item)) }
             guard !chosen.isEmpty else { throw value.error("enable at least one symbology") }
             decoder.symbologies = chosen
+            let zxingOnly = chosen.intersection(DecoderEngine.zxingOnly)
+            if decoder.engine == .zbar, !zxingOnly.isEmpty {
+                throw value.error("ZBar cannot read \(zxingOnly.map(\.rawValue).sorted().joined(separator: ", ")): set decoder.engine to both (or zxing)")
+            }
+            if decoder.engine == .zxing, chosen.contains(.databar) || chosen.contains(.databarExpanded) {
+                throw value.error("DataBar is read by ZBar only (zxing-cpp 1.4.0 aborts on some DataBar images): set decoder.engine to both")
+            }
         }
         var lengths = try section.section("lengths")
         for name in lengths.allKeys() {

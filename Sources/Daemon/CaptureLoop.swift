@@ -72,7 +72,7 @@ public final class CaptureLoop: Sendable {
     /// What the loop keeps from frame to frame: the decoder and tracker for the current config.
     private struct Session {
         var config: ScannerConfig
-        var decoder: ZBarDecoder?
+        var decoder: (any Decoder)?
         var tracker: Tracker
         var seq: UInt64 = 0
 
@@ -90,9 +90,9 @@ public final class CaptureLoop: Sendable {
             config = new
         }
 
-        static func makeDecoder(_ config: DecoderConfig, logger: Logger) -> ZBarDecoder? {
+        static func makeDecoder(_ config: DecoderConfig, logger: Logger) -> (any Decoder)? {
             do {
-                return try ZBarDecoder(config: config)
+                return try Decoders.make(config)
             } catch {
                 logger.error("decoder not usable: \(error)")
                 return nil
@@ -139,7 +139,7 @@ public final class CaptureLoop: Sendable {
         }
     }
 
-    private func decode(_ frame: Frame, with decoder: ZBarDecoder, session: inout Session) {
+    private func decode(_ frame: Frame, with decoder: any Decoder, session: inout Session) {
         let symbols: [Symbol]
         do {
             symbols = try decoder.symbols(in: frame, viewport: session.config.viewport)

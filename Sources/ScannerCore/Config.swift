@@ -50,8 +50,18 @@ public struct CameraConfig: Sendable, Hashable {
     public init() {}
 }
 
+/// Which library decodes: ZBar, zxing-cpp, or both (each symbology routed to one of them).
+public enum DecoderEngine: String, Sendable, Hashable, CaseIterable {
+    case zbar, zxing, both
+
+    /// Symbologies only zxing-cpp reads; ZBar 0.23.92 reads none of them.
+    public static let zxingOnly: Set<Symbology> = [.pdf417, .datamatrix, .aztec]
+}
+
 /// Which decoder reads which symbologies.
 public struct DecoderConfig: Sendable, Hashable {
+    /// The library, or both.
+    public var engine = DecoderEngine.zbar
     /// The symbologies looked for.
     public var symbologies: Set<Symbology> = Set(Symbology.zbarDefaults)
     /// Minimum and maximum data lengths per symbology, where set.

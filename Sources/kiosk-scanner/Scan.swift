@@ -23,6 +23,9 @@ struct Scan: ParsableCommand {
     @Option(help: "Region decoded: full, square, square:FRACTION or X,Y,WIDTH,HEIGHT (normalised).")
     var viewport = "full"
 
+    @Option(help: "Decoder: zbar, zxing, or both (ZBar for what it reads, zxing-cpp for pdf417, datamatrix, aztec).")
+    var engine: String = DecoderEngine.zbar.rawValue
+
     @Option(help: "Comma-separated symbologies to read (default: \(Symbology.zbarDefaults.map(\.rawValue).joined(separator: ","))).")
     var symbologies: String?
 
@@ -31,14 +34,21 @@ struct Scan: ParsableCommand {
         var decoderConfig = DecoderConfig()
         do {
             region = try Viewport(parsing: viewport)
-            if let symbologies { decoderConfig.symbologies = try Self.parseSymbologies(symbologies) }
+            guard let chosen = DecoderEngine(rawValue: engine) else { throw ValidationError("unknown engine '\(engine)' (zbar, zxing, both)") }
+            decoderConfig.engine = chosen
+            if let symbologies {
+                decoderConfig.symbologies = try Self.parseSymbologies(symbologies)
+            } else if chosen != .zbar {
+                decoderConfig.symbologies.formUnion(DecoderEngine.zxingOnly)
+                if chosen == .zxing { decoderConfig.symbologies.subtract([.databar, .databarExpanded]) }
+            }
         } catch {
             Self.fail("\(error)")
             throw ExitCode(2)
         }
-        let decoder: ZBarDecoder
+        let decoder: any Decoder
         do {
-            decoder = try ZBarDecoder(config: decoderConfig)
+            decoder = try Decoders.make(decoderConfig)
         } catch {
             Self.fail("\(error)")
             throw ExitCode(2)

@@ -49,6 +49,19 @@ import Testing
         #expect(result.stdout == "QR-Code:jpeg and pnm\nQR-Code:jpeg and pnm\n")
     }
 
+    @Test func engineBothReadsDataMatrixAztecAndPDF417() throws {
+        let files = try [
+            Barcodes.zint(.datamatrix, "dm file", scale: 3), Barcodes.zint(.aztec, "aztec file", scale: 3),
+            Barcodes.zint(.pdf417, "pdf file", scale: 2),
+        ]
+        #expect(try scan(files).status == 1, "ZBar alone reads none of them")
+        let result = try scan(["--engine", "both"] + files)
+        #expect(result.status == 0)
+        #expect(result.stdout == "DataMatrix:dm file\nAztec:aztec file\nPDF417:pdf file\n")
+        let refused = try scan(["--engine", "zbar", "--symbologies", "datamatrix"] + files)
+        #expect(refused.status == 2 && refused.stderr.contains("ZBar cannot read datamatrix"))
+    }
+
     @Test func nothingFoundExitsOne() throws {
         let blank = try write(Array("P2 4 2 255\n1 2 3 4 5 6 7 8\n".utf8), "blank.pgm")
         let result = try scan([blank])

@@ -64,6 +64,9 @@ import Testing
         ("decoder:\n  lengths:\n    itf: { min: 10, max: 4 }\n", 3, "decoder.lengths.itf", "above max"),
         ("scoket:\n  path: /x\n", 1, "scoket", "unknown key"),
         ("camera: [1, 2]\n", 1, "camera", "mapping"),
+        ("decoder:\n  engine: zbar\n  symbologies: [qr, datamatrix]\n", 3, "decoder.symbologies", "ZBar cannot read datamatrix"),
+        ("decoder:\n  engine: zxing\n  symbologies: [databar]\n", 3, "decoder.symbologies", "DataBar is read by ZBar only"),
+        ("decoder:\n  engine: quagga\n", 2, "decoder.engine", "zbar, zxing, both"),
     ] as [(String, Int, String, String)])
     func errorsNameLineAndKey(text: String, line: Int, key: String, reason: String) {
         let error = #expect(throws: ConfigError.self) { try ConfigFile.parse(text, file: "/etc/k.conf") }

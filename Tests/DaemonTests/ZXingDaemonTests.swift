@@ -1,0 +1,38 @@
+import Foundation
+import ImageFiles
+import ScannerCore
+import ScannerTestSupport
+import Testing
+
+/// The daemon with `decoder.engine: both`: DataMatrix, Aztec and PDF417 through zxing-cpp, and
+/// inputs that abort zxing-cpp 1.4.0 (stacked DataBar) fed to it while it runs.
+@Suite struct ZXingDaemonTests {
+    @Test func readsTwoDimensionalCodesAndSurvivesInputsThatAbortZXing() throws {
+        let directory = try TemporaryDirectory.shared.directory("zxing-replay")
+        var index = 0
+        func write(_ image: Frame) throws {
+            index += 1
+            let frame = Barcodes.centred(image, in: Size(width: 640, height: 480))
+            try Fixtures.pgm(frame).write(to: URL(fileURLWithPath: String(format: "%@/%03d.pgm", directory, index)))
+        }
+        for type in [79, 80] {
+            let path = try TemporaryDirectory.shared.file("stacked-\(type)-\(UUID().uuidString.prefix(4)).png")
+            try Tool.run("zint", ["-b", String(type), "-d", "0950600013435", "--quietzones", "-o", path])
+            try write(ImageFile.read(path: path))
+        }
+        try write(ImageFile.read(path: Barcodes.zint(.datamatrix, "DM in the daemon", scale: 4)))
+        try write(ImageFile.read(path: Barcodes.zint(.aztec, "Aztec in the daemon", scale: 4)))
+        try write(ImageFile.read(path: Barcodes.zint(.pdf417, "PDF417 in the daemon", scale: 1, extra: ["--cols=2"])))
+        let daemon = try DaemonProcess(config: Fixtures.config(
+            device: "replay:\(directory)",
+            extra: "tracking:\n  absence: 0.05\ndecoder:\n  engine: both\n  symbologies: [ean13, qr, databar, datamatrix, aztec, pdf417]\n"))
+        let client = try daemon.connect()
+        for text in ["DM in the daemon", "Aztec in the daemon", "PDF417 in the daemon"] {
+            #expect(client.waitForScan(text).match != nil, "\(text): \(daemon.log.suffix(500))")
+        }
+        // Several passes over the stacked DataBar frames later, the daemon still runs.
+        #expect(client.waitForScan("DM in the daemon", timeout: 5).match != nil)
+        #expect(daemon.process.isRunning)
+        #expect(daemon.stop() == 0)
+    }
+}
