@@ -15,35 +15,49 @@ struct AccuracyBenchmark {
             return
         }
         print("accuracy over \(corpus): images read (or codes reported, on falsepositives-*)")
-        print(pad("set", 20) + pad("images", 8) + pad("ours", 8) + pad("zbarimg", 9) + "ours - zbarimg")
-        let decoder = try ZBarDecoder(config: DecoderConfig())
-        var totals = (images: 0, ours: 0, zbar: 0)
+        print("readers: ours with engine zbar; zxing (zxing-cpp alone through our C shim: QR, PDF417, DataMatrix, Aztec;")
+        print("         linear codes abort zxing-cpp 1.4.0); both (routed); both+fb (zxing-cpp also for QR when ZBar")
+        print("         found nothing); zbarimg. 'best single' = the better of zxing-cpp alone and zbarimg")
+        print(pad("set", 18) + pad("images", 7) + pad("zbar", 6) + pad("zxing", 7) + pad("both", 6) + pad("both+fb", 8) + pad("zbarimg", 8) + "best single")
+        var all = DecoderConfig()
+        all.symbologies = Set(Symbology.zbarDefaults).union(DecoderEngine.zxingOnly)
+        var zxingConfig = all
+        zxingConfig.engine = .zxing
+        zxingConfig.symbologies = ZXingDecoder.supported
+        let readers: [any Decoder] = [
+            try ZBarDecoder(config: DecoderConfig()), try ZXingDecoder(config: zxingConfig),
+            try RoutedDecoder(config: all), try RoutedDecoder(config: all, fallback: true),
+        ]
+        var totals = [Int](repeating: 0, count: readers.count + 2)
         for set in try FileManager.default.contentsOfDirectory(atPath: corpus).sorted() where !set.hasSuffix(".md") {
             let directory = "\(corpus)/\(set)"
             let images = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".png") }.sorted()
             let falsePositives = set.hasPrefix("falsepositives")
-            var ours = 0, zbar = 0
+            var counts = [Int](repeating: 0, count: readers.count + 1)
             for image in images {
                 let path = "\(directory)/\(image)"
                 let expected = try? String(contentsOfFile: path.replacingOccurrences(of: ".png", with: ".txt"), encoding: .utf8)
-                let oursTexts = ((try? decoder.symbols(in: ImageFile.read(path: path), viewport: .full)) ?? []).map { symbol in
-                    normalise(Read(symbol: symbol, frame: Size(width: 1, height: 1)).line.drop(while: { $0 != ":" }).dropFirst(), set: set)
+                let frame = try? ImageFile.read(path: path)
+                var results = readers.map { reader in
+                    ((frame.flatMap { try? reader.symbols(in: $0, viewport: .full) }) ?? []).map { symbol in
+                        normalise(Read(symbol: symbol, frame: Size(width: 1, height: 1)).line.drop(while: { $0 != ":" }).dropFirst(), set: set)
+                    }
                 }
-                let zbarTexts = zbarimg(path).map { normalise($0.drop(while: { $0 != ":" }).dropFirst(), set: set) }
-                if falsePositives {
-                    ours += oursTexts.count
-                    zbar += zbarTexts.count
-                } else if let expected {
-                    ours += oursTexts.contains(expected) ? 1 : 0
-                    zbar += zbarTexts.contains(expected) ? 1 : 0
+                results.append(zbarimg(path).map { normalise($0.drop(while: { $0 != ":" }).dropFirst(), set: set) })
+                for (index, texts) in results.enumerated() {
+                    counts[index] += falsePositives ? texts.count : (expected.map { texts.contains($0) } ?? false) ? 1 : 0
                 }
             }
-            print(pad(set, 20) + pad("\(images.count)", 8) + pad("\(ours)", 8) + pad("\(zbar)", 9) + (falsePositives ? "(reported)" : "\(ours - zbar)"))
-            if !falsePositives { totals = (totals.images + images.count, totals.ours + ours, totals.zbar + zbar) }
+            let bestSingle = max(counts[1], counts[4])
+            print(pad(set, 18) + pad("\(images.count)", 7) + counts.enumerated().map { pad("\($0.element)", [6, 7, 6, 8, 8][$0.offset]) }.joined()
+                + (falsePositives ? "(reported)" : "\(bestSingle)\(counts[2] < bestSingle ? "  both below best" : "")"))
+            if !falsePositives {
+                totals[0] += images.count
+                for index in counts.indices { totals[index + 1] += counts[index] }
+            }
         }
-        print(pad("total", 20) + pad("\(totals.images)", 8) + pad("\(totals.ours)", 8) + pad("\(totals.zbar)", 9) + "\(totals.ours - totals.zbar)")
+        print(pad("total", 18) + pad("\(totals[0])", 7) + (1..<totals.count).map { pad("\(totals[$0])", [6, 7, 6, 8, 8][$0 - 1]) }.joined())
     }
-
     /// zbarimg's `SYMBOLOGY:TEXT` results for one file; a result's text may span lines.
     private func zbarimg(_ path: String) -> [String] {
         let process = Process()

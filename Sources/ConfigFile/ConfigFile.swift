@@ -114,8 +114,9 @@ public enum ConfigFile {
             if decoder.engine == .zbar, !zxingOnly.isEmpty {
                 throw value.error("ZBar cannot read \(zxingOnly.map(\.rawValue).sorted().joined(separator: ", ")): set decoder.engine to both (or zxing)")
             }
-            if decoder.engine == .zxing, chosen.contains(.databar) || chosen.contains(.databarExpanded) {
-                throw value.error("DataBar is read by ZBar only (zxing-cpp 1.4.0 aborts on some DataBar images): set decoder.engine to both")
+            let linear = chosen.subtracting(DecoderEngine.zxingOnly).subtracting([.qr])
+            if decoder.engine == .zxing, !linear.isEmpty {
+                throw value.error("linear codes (\(linear.map(\.rawValue).sorted().joined(separator: ", "))) are read by ZBar only (zxing-cpp 1.4.0 aborts on some): set decoder.engine to both")
             }
         }
         var lengths = try section.section("lengths")

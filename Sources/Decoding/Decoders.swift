@@ -20,19 +20,29 @@ public enum Decoders {
 }
 
 /// Both libraries on one frame: ZBar for every symbology it reads, zxing-cpp for the rest.
-final class RoutedDecoder: Decoder {
+/// With `fallback`, zxing-cpp also looks for QR in frames where ZBar found nothing.
+public final class RoutedDecoder: Decoder {
     private let zbar: ZBarDecoder?
     private let zxing: ZXingDecoder?
+    private let fallback: ZXingDecoder?
 
-    init(config: DecoderConfig) throws(DecoderError) {
-        var zbarConfig = config, zxingConfig = config
+    public init(config: DecoderConfig, fallback: Bool = false) throws(DecoderError) {
+        var zbarConfig = config, zxingConfig = config, fallbackConfig = config
         zbarConfig.symbologies = config.symbologies.intersection(ZBarDecoder.supported)
         zxingConfig.symbologies = config.symbologies.subtracting(ZBarDecoder.supported)
+        fallbackConfig.symbologies = config.symbologies.intersection(ZXingDecoder.supported)
         zbar = zbarConfig.symbologies.isEmpty ? nil : try ZBarDecoder(config: zbarConfig)
-        zxing = zxingConfig.symbologies.isEmpty ? nil : try ZXingDecoder(config: zxingConfig)
+        zxing = zxingConfig.symbologies.isEmpty || fallback ? nil : try ZXingDecoder(config: zxingConfig)
+        self.fallback = fallback && !fallbackConfig.symbologies.isEmpty ? try ZXingDecoder(config: fallbackConfig) : nil
     }
 
-    func decode(_ frame: Frame, in region: PixelRect) throws(DecoderError) -> [Symbol] {
-        try (zbar?.decode(frame, in: region) ?? []) + (zxing?.decode(frame, in: region) ?? [])
+    public func decode(_ frame: Frame, in region: PixelRect) throws(DecoderError) -> [Symbol] {
+        let first = try zbar?.decode(frame, in: region) ?? []
+        if let fallback {
+            // QR from zxing-cpp only when ZBar read nothing at all.
+            let second = try fallback.decode(frame, in: region)
+            return first + (first.isEmpty ? second : second.filter { DecoderEngine.zxingOnly.contains($0.symbology) })
+        }
+        return first + (try zxing?.decode(frame, in: region) ?? [])
     }
 }

@@ -40,7 +40,7 @@ struct Scan: ParsableCommand {
                 decoderConfig.symbologies = try Self.parseSymbologies(symbologies)
             } else if chosen != .zbar {
                 decoderConfig.symbologies.formUnion(DecoderEngine.zxingOnly)
-                if chosen == .zxing { decoderConfig.symbologies.subtract([.databar, .databarExpanded]) }
+                if chosen == .zxing { decoderConfig.symbologies = DecoderEngine.zxingOnly.union([.qr]) }
             }
         } catch {
             Self.fail("\(error)")

@@ -65,7 +65,7 @@ import Testing
         ("scoket:\n  path: /x\n", 1, "scoket", "unknown key"),
         ("camera: [1, 2]\n", 1, "camera", "mapping"),
         ("decoder:\n  engine: zbar\n  symbologies: [qr, datamatrix]\n", 3, "decoder.symbologies", "ZBar cannot read datamatrix"),
-        ("decoder:\n  engine: zxing\n  symbologies: [databar]\n", 3, "decoder.symbologies", "DataBar is read by ZBar only"),
+        ("decoder:\n  engine: zxing\n  symbologies: [qr, databar, code128]\n", 3, "decoder.symbologies", "linear codes (code128, databar) are read by ZBar only"),
         ("decoder:\n  engine: quagga\n", 2, "decoder.engine", "zbar, zxing, both"),
     ] as [(String, Int, String, String)])
     func errorsNameLineAndKey(text: String, line: Int, key: String, reason: String) {
