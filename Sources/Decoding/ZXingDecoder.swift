@@ -31,7 +31,7 @@ public final class ZXingDecoder: Decoder {
         let origin = frame.storage.base.advanced(by: region.y * frame.stride + region.x).assumingMemoryBound(to: UInt8.self)
         var error = [CChar](repeating: 0, count: 256)
         guard let results = czx_read(origin, Int32(region.width), Int32(region.height), Int32(frame.stride), &options, &error, error.count) else {
-            throw DecoderError("zxing-cpp failed on frame \(frame.sequence): \(String(cString: error))")
+            throw DecoderError("zxing-cpp failed on frame \(frame.sequence): \(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
         }
         defer { czx_free(results) }
         return (0..<czx_count(results)).compactMap { index in
