@@ -51,6 +51,8 @@ public enum ConfigFile {
         try readDecoder(&decoder, into: &config.decoder)
         var tracking = try top.section("tracking")
         try readTracking(&tracking, into: &config.tracking)
+        var gating = try top.section("gating")
+        try readGating(&gating, into: &config.gating)
         var socket = try top.section("socket")
         try readSocket(&socket, into: &config.socket)
         try top.finish()
@@ -146,6 +148,17 @@ public enum ConfigFile {
     private static func readTracking(_ section: inout Section, into tracking: inout TrackingConfig) throws(ConfigError) {
         if let value = section.value("absence") { tracking.absenceSeconds = try value.double(in: 0...3600) }
         if let value = section.value("same_code_timeout") { tracking.sameCodeTimeoutSeconds = try value.double(in: 0...86400) }
+        try section.finish()
+    }
+
+    private static func readGating(_ section: inout Section, into gating: inout GatingConfig) throws(ConfigError) {
+        if let value = section.value("enabled") {
+            let text = try value.string()
+            guard let enabled = ["true": true, "false": false][text] else { throw value.error("expected true or false") }
+            gating.enabled = enabled
+        }
+        if let value = section.value("threshold") { gating.threshold = try value.double(in: 0...255) }
+        if let value = section.value("max_interval") { gating.maxIntervalSeconds = try value.double(in: 0...60) }
         try section.finish()
     }
 

@@ -74,11 +74,13 @@ public final class CaptureLoop: Sendable {
         var config: ScannerConfig
         var decoder: (any Decoder)?
         var tracker: Tracker
+        var gate: ChangeGate
         var seq: UInt64 = 0
 
         init(config: ScannerConfig, logger: Logger) {
             self.config = config
             tracker = Tracker(config: config.tracking)
+            gate = ChangeGate(config: config.gating)
             decoder = Self.makeDecoder(config.decoder, logger: logger)
         }
 
@@ -87,6 +89,8 @@ public final class CaptureLoop: Sendable {
             guard new != config else { return }
             if new.decoder != config.decoder { decoder = Self.makeDecoder(new.decoder, logger: logger) }
             tracker.config = new.tracking
+            gate.config = new.gating
+            gate.reset()
             config = new
         }
 
@@ -104,6 +108,8 @@ public final class CaptureLoop: Sendable {
         var lastFrameTime = SystemdNotifier.monotonicNanoseconds()
         let cameraConfig = session.config.camera
         var skipped = 0
+        var wasScanning = false
+        session.gate.reset()
         while !stopping {
             let config = configuration.withLock { $0 }
             if config.camera != cameraConfig {
@@ -134,12 +140,22 @@ public final class CaptureLoop: Sendable {
                 counters.update { $0.framesSkipped += newly }
                 skipped = source.skippedFrames
             }
-            guard state.snapshot.scanning, let decoder = session.decoder else { continue }
+            let scanning = state.snapshot.scanning
+            // Scanning (re)starts on a trigger or a resume: its first frame is always decoded.
+            if scanning && !wasScanning { session.gate.reset() }
+            wasScanning = scanning
+            guard scanning, let decoder = session.decoder else { continue }
             decode(frame, with: decoder, session: &session)
         }
     }
 
     private func decode(_ frame: Frame, with decoder: any Decoder, session: inout Session) {
+        let time = frame.timestamp > 0 ? Double(frame.timestamp) / 1e9 : Double(SystemdNotifier.monotonicNanoseconds()) / 1e9
+        guard session.gate.shouldDecode(frame, viewport: session.config.viewport.pixels(in: frame.size), at: time) else {
+            session.tracker.touch(at: time)
+            counters.update { $0.framesGated += 1 }
+            return
+        }
         let symbols: [Symbol]
         do {
             symbols = try decoder.symbols(in: frame, viewport: session.config.viewport)
@@ -147,7 +163,6 @@ public final class CaptureLoop: Sendable {
             logger.error("decoder failed on frame \(frame.sequence): \(error)")
             return
         }
-        let time = frame.timestamp > 0 ? Double(frame.timestamp) / 1e9 : Double(SystemdNotifier.monotonicNanoseconds()) / 1e9
         let outcome = session.tracker.update(with: symbols, at: time)
         counters.update {
             $0.framesDecoded += 1

@@ -21,10 +21,12 @@ public final class Counters: Sendable {
         /// Frames decoded, and frames skipped because a newer one was ready.
         public var framesDecoded = 0
         public var framesSkipped = 0
+        /// Frames not decoded because the viewport had not changed.
+        public var framesGated = 0
 
         enum CodingKeys: String, CodingKey {
             case detections, reads, readsBySymbology = "reads_by_symbology", duplicates, dropped, reconnects, clients
-            case torchSwitchOns = "torch_switch_ons", framesDecoded = "frames_decoded", framesSkipped = "frames_skipped"
+            case torchSwitchOns = "torch_switch_ons", framesDecoded = "frames_decoded", framesSkipped = "frames_skipped", framesGated = "frames_gated"
         }
     }
 

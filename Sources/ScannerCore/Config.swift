@@ -7,6 +7,7 @@ public struct ScannerConfig: Sendable, Hashable {
     public var viewport = Viewport.standard
     public var decoder = DecoderConfig()
     public var tracking = TrackingConfig()
+    public var gating = GatingConfig()
     public var socket = SocketConfig()
 
     public init() {}

@@ -18,6 +18,8 @@ public struct Tracker: Sendable {
 
     public var config: TrackingConfig
     private var tracks: [Key: Track] = [:]
+    /// The codes of the last decoded frame.
+    private var inLastFrame: [Key] = []
 
     public init(config: TrackingConfig) {
         self.config = config
@@ -35,6 +37,7 @@ public struct Tracker: Sendable {
     public mutating func update(with symbols: [Symbol], at time: Double) -> Outcome {
         tracks = tracks.filter { time - $0.value.lastSeen <= config.absenceSeconds }
         var outcome = Outcome()
+        inLastFrame = symbols.map { Key(symbology: $0.symbology, bytes: $0.bytes) }
         for symbol in symbols {
             let key = Key(symbology: symbol.symbology, bytes: symbol.bytes)
             if var track = tracks[key] {
@@ -53,6 +56,12 @@ public struct Tracker: Sendable {
             }
         }
         return outcome
+    }
+
+    /// A frame at `time` was not decoded because it looked like the last decoded one: the codes of
+    /// that frame are taken as still in view.
+    public mutating func touch(at time: Double) {
+        for key in inLastFrame { tracks[key]?.lastSeen = time }
     }
 
     /// The codes currently in view or recently seen.

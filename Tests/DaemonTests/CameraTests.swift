@@ -131,6 +131,24 @@ import Glibc
         #expect(client.waitForScan("by id").match != nil)
     }
 
+    @Test func aCodeHeldStillInFrontOfAGatedScannerIsReadOnce() throws {
+        try camera.plug(["noise": "2", "background": "200", "frame": frame("held still")])
+        let daemon = try start()
+        let client = try daemon.connect()
+        #expect(client.waitForScan("held still").match != nil)
+        // Five seconds of frames (150 at 30 fps), counted by the daemon, not slept through.
+        var counters: [String: Any] = [:]
+        let deadline = Date().addingTimeInterval(20)
+        repeat {
+            counters = (client.command("status")?["status"] as? [String: Any])?["counters"] as? [String: Any] ?? [:]
+        } while (counters["frames_decoded"] as? Int ?? 0) + (counters["frames_gated"] as? Int ?? 0) < 150 && Date() < deadline
+        let decoded = counters["frames_decoded"] as? Int ?? 0, gated = counters["frames_gated"] as? Int ?? 0
+        #expect(counters["reads"] as? Int == 1)
+        #expect(decoded + gated >= 150)
+        #expect(gated > 3 * decoded, "\(decoded) decoded, \(gated) gated: an unchanged scene is decoded at the minimum rate only")
+        #expect(client.waitForScan("held still", timeout: 1).match == nil, "no second read")
+    }
+
     @Test func greyIsPreferredWhenOffered() throws {
         try camera.plug(["formats": "MJPG,YUYV,NV12,GREY", "frame": frame("grey first")])
         let daemon = try start()

@@ -47,6 +47,18 @@ import Testing
         #expect(abs(times[1] - 2) < 0.05 && abs(times[2] - 4) < 0.05)
     }
 
+    @Test func framesSkippedAsUnchangedKeepTheCodesOfTheLastDecodedFrameInView() {
+        var tracker = Self.tracker(absence: 0.5)
+        #expect(tracker.update(with: [Self.symbol("A")], at: 0).new.count == 1)
+        // Gated frames for a second: the code is still there, so no new read when it is decoded again.
+        for frame in 1...30 { tracker.touch(at: Double(frame) / 30) }
+        #expect(tracker.update(with: [Self.symbol("A")], at: 1.05).new.isEmpty)
+        // After a decoded frame without it, gated frames do not bring it back.
+        _ = tracker.update(with: [], at: 1.1)
+        for frame in 34...60 { tracker.touch(at: Double(frame) / 30) }
+        #expect(tracker.update(with: [Self.symbol("A")], at: 2.1).new.count == 1)
+    }
+
     @Test func severalCodesInOneFrameAreEachTracked() {
         var tracker = Self.tracker()
         let first = tracker.update(with: [Self.symbol("A"), Self.symbol("B"), Self.symbol("A", .code128)], at: 0)

@@ -1,0 +1,92 @@
+import ScannerCore
+import Testing
+
+@Suite struct ChangeGateTests {
+    static let size = Size(width: 320, height: 240)
+    static let region = Viewport.standard.pixels(in: size)
+
+    static func scene(level: Int = 120, noise: Int = 0, seed: UInt64 = 1, square: Bool = false) -> Frame {
+        var state = seed
+        var pixels = [UInt8](repeating: 0, count: size.width * size.height)
+        for y in 0..<size.height {
+            for x in 0..<size.width {
+                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+                let jitter = noise == 0 ? 0 : Int(state >> 33) % (2 * noise + 1) - noise
+                // A card with a pattern, in the middle, when asked for.
+                let card = square && abs(x - 160) < 50 && abs(y - 120) < 50 ? ((x / 6 + y / 6) % 2 == 0 ? -100 : 100) : 0
+                pixels[y * size.width + x] = UInt8(clamping: level + jitter + card)
+            }
+        }
+        return Frame(width: size.width, height: size.height, pixels: pixels)
+    }
+
+    static func gate() -> ChangeGate {
+        var config = GatingConfig()
+        config.maxIntervalSeconds = 0.25
+        return ChangeGate(config: config)
+    }
+
+    @Test func anUnchangedNoisySceneIsDecodedOnlyAtTheMinimumRate() {
+        var gate = Self.gate()
+        var decoded: [Int] = []
+        for frame in 0..<60 {
+            if gate.shouldDecode(Self.scene(noise: 3, seed: UInt64(frame)), viewport: Self.region, at: Double(frame) / 30) { decoded.append(frame) }
+        }
+        // First frame, then every 0.25 s (about every 8th frame at 30 fps).
+        #expect(decoded.first == 0)
+        #expect(decoded.count >= 7 && decoded.count <= 9, "\(decoded)")
+    }
+
+    @Test func aCodeAppearingIsDecodedInTheFrameItAppears() {
+        var gate = Self.gate()
+        do {
+            let decided = gate.shouldDecode(Self.scene(), viewport: Self.region, at: 0)
+            #expect(decided)
+        }
+        do {
+            let decided = gate.shouldDecode(Self.scene(), viewport: Self.region, at: 0.033)
+            #expect(!decided)
+        }
+        do {
+            let decided = gate.shouldDecode(Self.scene(square: true), viewport: Self.region, at: 0.066)
+            #expect(decided)
+        }
+        do {
+            let decided = gate.shouldDecode(Self.scene(square: true), viewport: Self.region, at: 0.1)
+            #expect(!decided)
+        }
+    }
+
+    @Test func brightnessFlickerIsNotChange() {
+        var gate = Self.gate()
+        do {
+            let decided = gate.shouldDecode(Self.scene(level: 120, square: true), viewport: Self.region, at: 0)
+            #expect(decided)
+        }
+        for (index, level) in [150, 90, 135, 105].enumerated() {
+            do {
+                let decided = gate.shouldDecode(Self.scene(level: level, square: true), viewport: Self.region, at: 0.03 * Double(index + 1))
+                #expect(!decided)
+            }
+        }
+    }
+
+    @Test func resetAndDisabledAlwaysDecode() {
+        var gate = Self.gate()
+        do {
+            let decided = gate.shouldDecode(Self.scene(), viewport: Self.region, at: 0)
+            #expect(decided)
+        }
+        gate.reset()
+        do {
+            let decided = gate.shouldDecode(Self.scene(), viewport: Self.region, at: 0.01)
+            #expect(decided)
+        }
+        var off = GatingConfig()
+        off.enabled = false
+        var always = ChangeGate(config: off)
+        var decodes = 0
+        for step in 0..<5 where always.shouldDecode(Self.scene(), viewport: Self.region, at: Double(step) * 0.01) { decodes += 1 }
+        #expect(decodes == 5)
+    }
+}
