@@ -149,6 +149,21 @@ import Glibc
         #expect(client.waitForScan("held still", timeout: 1).match == nil, "no second read")
     }
 
+    @Test func watchdogPingsFollowFramesNotATimer() throws {
+        let notify = try NotifyListener()
+        try camera.plug(["stall": "1"])
+        let daemon = try DaemonProcess(
+            config: Fixtures.config(device: camera.node).replacingOccurrences(of: "stall_timeout: 2", with: "stall_timeout: 30"),
+            environment: camera.environment.merging(["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"]) { $1 })
+        let client = try daemon.connect()
+        #expect(client.waitForCamera("streaming") != nil)
+        // Streaming but no frame: the loop runs, yet makes no progress, so systemd hears nothing.
+        #expect(notify.waitFor("WATCHDOG=1", timeout: 1.5) == nil)
+        try camera.plug([:])
+        #expect(notify.waitFor("WATCHDOG=1", timeout: 5) != nil)
+        #expect(daemon.stop() == 0)
+    }
+
     @Test func greyIsPreferredWhenOffered() throws {
         try camera.plug(["formats": "MJPG,YUYV,NV12,GREY", "frame": frame("grey first")])
         let daemon = try start()
