@@ -34,7 +34,7 @@ public struct Read: Sendable, Hashable, Codable {
     public var quality: Int
 
     /// Works out everything a POS needs from a decoded symbol.
-    public init(symbol: Symbol, frame: Size, time: Date = Date(), seq: UInt64 = 0, calendar: Calendar = Calendar(identifier: .gregorian)) {
+    public init(symbol: Symbol, frame: Size, time: Date = Date(), seq: UInt64 = 0) {
         self.seq = seq
         self.time = time
         self.symbology = symbol.symbology.displayName
@@ -46,7 +46,7 @@ public struct Read: Sendable, Hashable, Codable {
         self.content = ContentType.classify(text: text, isGS1: symbol.isGS1)
         if symbol.isGS1, let text {
             do {
-                self.gs1 = try GS1.parse(text, currentYear: calendar.component(.year, from: time))
+                self.gs1 = try GS1.parse(text, currentYear: UTCTime(time).year)
             } catch {
                 self.gs1Error = error.description
             }
@@ -71,16 +71,33 @@ public struct Read: Sendable, Hashable, Codable {
 extension JSONEncoder {
     /// The encoder for reads and events: one line, base64 bytes, ISO 8601 times with milliseconds.
     public static func forEvents() -> JSONEncoder {
-        // Times are written by hand so that they keep milliseconds.
+        // Times are written by hand: milliseconds kept, and no ICU-backed formatter or calendar
+        // touched on the read path (they cost megabytes of resident memory in a daemon).
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         encoder.dataEncodingStrategy = .base64
         encoder.dateEncodingStrategy = .custom { date, encoder in
             var container = encoder.singleValueContainer()
-            let formatter = ISO8601DateFormatter()
-            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-            try container.encode(formatter.string(from: date))
+            try container.encode(UTCTime(date).iso8601)
         }
         return encoder
+    }
+}
+
+/// A moment broken down in UTC with the C library, for ISO 8601 text and GS1 centuries.
+struct UTCTime {
+    let year: Int
+    let iso8601: String
+
+    init(_ date: Date) {
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
+        var seconds = time_t(milliseconds / 1000)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        year = Int(parts.tm_year) + 1900
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let millis = Int(milliseconds % 1000)
+        let fraction = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
+        iso8601 = "\(year)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(fraction)Z"
     }
 }

@@ -58,6 +58,10 @@ import Testing
         #expect(object["seq"] as? Int == 7)
         #expect((object["corners"] as? [[String: Int]])?.count == 4)
         #expect((object["time"] as? String)?.hasSuffix("Z") == true)
+        var fixed = read
+        fixed.time = Date(timeIntervalSince1970: 1_795_000_000.042)  // 2026-11-18T11:06:40.042Z
+        let line = String(decoding: try JSONEncoder.forEvents().encode(fixed), as: UTF8.self)
+        #expect(line.contains("\"time\":\"2026-11-18T11:06:40.042Z\""))
     }
 
     @Test func lineIsZbarimgStyle() {
