@@ -157,6 +157,8 @@ public final class CaptureLoop: Sendable {
             return
         }
         let symbols: [Symbol]
+        let started = SystemdNotifier.monotonicNanoseconds()
+        defer { counters.recordDecode(seconds: Double(SystemdNotifier.monotonicNanoseconds() - started) / 1e9) }
         do {
             symbols = try decoder.symbols(in: frame, viewport: session.config.viewport)
         } catch {

@@ -8,6 +8,8 @@ public enum Command: Equatable, Sendable {
     case trigger
     case torch(TorchMode)
     case beep
+    /// The counters in Prometheus text format.
+    case metrics
 
     /// The longest command line accepted; longer lines get an error reply and are discarded.
     public static let maxLineBytes = 256
@@ -26,13 +28,14 @@ public enum Command: Equatable, Sendable {
         case "resume": return bare(.resume)
         case "trigger": return bare(.trigger)
         case "beep": return bare(.beep)
+        case "metrics": return bare(.metrics)
         case "torch":
             guard arguments.count == 1, let mode = TorchMode(rawValue: arguments.first!) else {
                 return .failure(CommandError("usage: torch on|off|auto"))
             }
             return .success(.torch(mode))
         default:
-            return .failure(CommandError("unknown command '\(String(verb.prefix(32)))' (commands: status, pause, resume, trigger, torch on|off|auto, beep)"))
+            return .failure(CommandError("unknown command '\(String(verb.prefix(32)))' (commands: status, metrics, pause, resume, trigger, torch on|off|auto, beep)"))
         }
     }
 
@@ -45,6 +48,7 @@ public enum Command: Equatable, Sendable {
         case .trigger: "trigger"
         case .torch: "torch"
         case .beep: "beep"
+        case .metrics: "metrics"
         }
     }
 }

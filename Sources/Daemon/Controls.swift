@@ -16,7 +16,7 @@ final class Controls: CommandTarget {
 
     func execute(_ command: Command) -> Result<Void, CommandError> {
         switch command {
-        case .status:
+        case .status, .metrics:
             return .success(())
         case .pause:
             state.change { $0.paused = true }

@@ -14,8 +14,8 @@ enum Event {
     }
 
     /// A reply to a command, with optional extra fields (`status` carries the whole state).
-    static func reply(_ command: String?, ok: Bool, error: String? = nil, status: StatusReply? = nil, encoder: JSONEncoder) -> String {
-        json(Reply(command: command, ok: ok, error: error, status: status), encoder: encoder)
+    static func reply(_ command: String?, ok: Bool, error: String? = nil, status: StatusReply? = nil, metrics: String? = nil, encoder: JSONEncoder) -> String {
+        json(Reply(command: command, ok: ok, error: error, status: status, metrics: metrics), encoder: encoder)
     }
 
     private static func json(_ value: some Encodable, encoder: JSONEncoder) -> String {
@@ -30,6 +30,22 @@ struct StatusReply: Encodable {
     let counters: Counters.Snapshot
     let clients: Int
     let held: Int
+    /// Decode time quantiles in milliseconds (bucket upper bounds), when anything was decoded.
+    let decodeMsP50: Double?
+    let decodeMsP99: Double?
+
+    init(state: StateEvent, counters: Counters.Snapshot, clients: Int, held: Int) {
+        self.state = state
+        self.counters = counters
+        self.clients = clients
+        self.held = held
+        decodeMsP50 = counters.decodeQuantile(0.5).map { $0 * 1000 }
+        decodeMsP99 = counters.decodeQuantile(0.99).map { $0 * 1000 }
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case state, counters, clients, held, decodeMsP50 = "decode_ms_p50", decodeMsP99 = "decode_ms_p99"
+    }
 }
 
 private struct TypedRead: Encodable {
@@ -77,4 +93,5 @@ private struct Reply: Encodable {
     let ok: Bool
     let error: String?
     let status: StatusReply?
+    let metrics: String?
 }

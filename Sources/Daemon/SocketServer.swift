@@ -169,6 +169,10 @@ public final class SocketServer: ReadSink, @unchecked Sendable {
             }
             let status = StatusReply(state: StateEvent(snapshot), counters: counters.snapshot, clients: clients.count, held: held.count)
             return Event.reply("status", ok: true, status: status, encoder: encoder)
+        case .success(.metrics):
+            let text = Metrics.prometheus(counters.snapshot, target.snapshot)
+            // Plain: the exposition's lines, then the reply line; JSON: the text in one field.
+            return config.format == .plain ? text + "ok" : Event.reply("metrics", ok: true, metrics: text, encoder: encoder)
         case .success(let command):
             switch target.execute(command) {
             case .success: return config.format == .plain ? "ok" : Event.reply(command.name, ok: true, encoder: encoder)

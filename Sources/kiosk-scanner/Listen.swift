@@ -1,5 +1,4 @@
 import ArgumentParser
-import Daemon
 import Foundation
 import ScannerCore
 
@@ -26,27 +25,17 @@ struct Listen: ParsableCommand {
         var reads = 0
         var announced = false
         while true {
-            let fd = UnixAddress.connect(socket)
-            guard fd >= 0 else {
+            guard let connection = SocketLines(path: socket) else {
                 if !announced { Scan.fail("waiting for \(socket): \(String(cString: strerror(errno)))") }
                 announced = true
                 usleep(300_000)
                 continue
             }
             announced = false
-            let input = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-            var pending = Data()
-            while true {
-                let chunk = input.availableData
-                if chunk.isEmpty { break }
-                pending.append(chunk)
-                while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                    let line = pending[pending.startIndex..<newline]
-                    pending = Data(pending[(newline + 1)...])
-                    if emit(line) {
-                        reads += 1
-                        if count > 0, reads >= count { return }
-                    }
+            while let line = connection.next() {
+                if emit(line) {
+                    reads += 1
+                    if count > 0, reads >= count { return }
                 }
             }
             Scan.fail("connection to \(socket) closed; reconnecting")

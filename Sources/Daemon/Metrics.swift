@@ -1,0 +1,41 @@
+/// The counters in the Prometheus text exposition format, for the `metrics` command.
+enum Metrics {
+    static func prometheus(_ counters: Counters.Snapshot, _ state: ScannerSnapshot) -> String {
+        var text = ""
+        func metric(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: String)]) {
+            text += "# HELP kiosk_scanner_\(name) \(help)\n# TYPE kiosk_scanner_\(name) \(type)\n"
+            for sample in samples { text += "kiosk_scanner_\(name)\(sample.labels) \(sample.value)\n" }
+        }
+        func label(_ key: String, _ value: String) -> String {
+            "{\(key)=\"\(value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\"}"
+        }
+        metric("reads_total", "counter", "Reads reported.", [("", "\(counters.reads)")])
+        metric("reads_by_symbology_total", "counter", "Reads reported, by symbology.",
+               counters.readsBySymbology.sorted { $0.key < $1.key }.map { (label("symbology", $0.key), "\($0.value)") })
+        metric("detections_total", "counter", "Codes found in frames before tracking.", [("", "\(counters.detections)")])
+        metric("duplicates_total", "counter", "Detections of a code already reported and still in view.", [("", "\(counters.duplicates)")])
+        metric("reads_dropped_total", "counter", "Reads not delivered, by reason.",
+               counters.dropped.sorted { $0.key < $1.key }.map { (label("reason", $0.key), "\($0.value)") })
+        metric("camera_reconnects_total", "counter", "Times the camera came back.", [("", "\(counters.reconnects)")])
+        metric("clients", "gauge", "Socket clients connected.", [("", "\(counters.clients)")])
+        metric("torch_switch_ons_total", "counter", "Times the torch was switched on.", [("", "\(counters.torchSwitchOns)")])
+        metric("torch_on", "gauge", "1 while the torch is on.", [("", state.torch ? "1" : "0")])
+        metric("camera_streaming", "gauge", "1 while the camera streams.", [("", state.camera.state == .streaming ? "1" : "0")])
+        metric("frames_total", "counter", "Frames, by what became of them.", [
+            (label("outcome", "decoded"), "\(counters.framesDecoded)"), (label("outcome", "gated"), "\(counters.framesGated)"),
+            (label("outcome", "skipped"), "\(counters.framesSkipped)"),
+        ])
+        var cumulative = 0
+        var buckets: [(String, String)] = []
+        for (index, bound) in Counters.decodeBuckets.enumerated() {
+            cumulative += counters.decodeHistogram[index]
+            buckets.append((label("le", "\(bound)"), "\(cumulative)"))
+        }
+        let total = counters.decodeHistogram.reduce(0, +)
+        buckets.append((label("le", "+Inf"), "\(total)"))
+        text += "# HELP kiosk_scanner_decode_seconds Time to decode one frame.\n# TYPE kiosk_scanner_decode_seconds histogram\n"
+        for (labels, value) in buckets { text += "kiosk_scanner_decode_seconds_bucket\(labels) \(value)\n" }
+        text += "kiosk_scanner_decode_seconds_sum \(counters.decodeSeconds)\nkiosk_scanner_decode_seconds_count \(total)\n"
+        return text
+    }
+}

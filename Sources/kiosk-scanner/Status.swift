@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import ScannerCore
+
+/// `kiosk-scanner status`: what the running daemon is doing, from its `status` command.
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the running daemon's camera, torch, mode, clients, decode times and counters."
+    )
+
+    @Option(help: "The socket path.")
+    var socket = SocketConfig().path
+
+    @Flag(help: "Print the status object as JSON.")
+    var json = false
+
+    @Flag(help: "Print the counters in Prometheus text format instead.")
+    var prometheus = false
+
+    func run() throws {
+        guard let connection = SocketLines(path: socket) else {
+            Scan.fail("cannot connect to \(socket): \(String(cString: strerror(errno))); is the daemon running?")
+            throw ExitCode(2)
+        }
+        connection.send(prometheus ? "metrics" : "status")
+        while let line = connection.next() {
+            guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any], object["type"] as? String == "reply" else { continue }
+            if prometheus {
+                print(object["metrics"] as? String ?? "", terminator: "")
+            } else if json, let status = object["status"] {
+                print(String(decoding: try JSONSerialization.data(withJSONObject: status, options: [.sortedKeys]), as: UTF8.self))
+            } else if let status = object["status"] as? [String: Any] {
+                print(Self.describe(status))
+            }
+            return
+        }
+        Scan.fail("\(socket) closed without a reply (is socket.format plain? status needs json)")
+        throw ExitCode(2)
+    }
+
+    static func describe(_ status: [String: Any]) -> String {
+        let state = status["state"] as? [String: Any] ?? [:]
+        let counters = status["counters"] as? [String: Any] ?? [:]
+        func int(_ key: String) -> Int { counters[key] as? Int ?? 0 }
+        func breakdown(_ key: String) -> String {
+            let entries = (counters[key] as? [String: Int] ?? [:]).sorted { $0.key < $1.key }
+            return entries.isEmpty ? "" : " (" + entries.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"
+        }
+        let decode = [("p50", status["decode_ms_p50"]), ("p99", status["decode_ms_p99"])].compactMap { name, value in
+            (value as? Double).map { "\(name) <= \($0) ms" }
+        }
+        var lines = [
+            "camera      \(state["camera"] as? String ?? "?")  \(state["device"] as? String ?? "")  \(state["format"] as? String ?? "")",
+            "torch       \(state["torch"] as? String ?? "?") (mode \(state["torch_mode"] as? String ?? "?"))",
+            "mode        \(state["mode"] as? String ?? "?"), \((state["paused"] as? Bool ?? false) ? "paused" : "active")",
+            "clients     \(status["clients"] as? Int ?? 0) (held reads \(status["held"] as? Int ?? 0))",
+            "decode      \(decode.isEmpty ? "nothing decoded yet" : decode.joined(separator: ", "))",
+            "reads       \(int("reads"))\(breakdown("reads_by_symbology"))",
+            "duplicates  \(int("duplicates")) suppressed",
+            "dropped     \((counters["dropped"] as? [String: Int] ?? [:]).values.reduce(0, +))\(breakdown("dropped"))",
+            "reconnects  \(int("reconnects"))",
+            "torch ons   \(int("torch_switch_ons"))",
+            "frames      \(int("frames_decoded")) decoded, \(int("frames_gated")) gated, \(int("frames_skipped")) skipped",
+        ]
+        if let detail = state["detail"] as? String { lines.insert("            \(detail)", at: 1) }
+        return lines.joined(separator: "\n")
+    }
+}

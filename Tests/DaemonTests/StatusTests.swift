@@ -1,0 +1,37 @@
+import Foundation
+import ScannerTestSupport
+import Testing
+
+/// `kiosk-scanner status` and the `metrics` command against a running daemon.
+@Suite struct StatusTests {
+    @Test func statusAndMetricsReportWhatHappened() throws {
+        let replay = try Fixtures.replayDirectory(codes: ["status one", "status two"], blanks: 20)
+        let daemon = try DaemonProcess(config: Fixtures.config(device: "replay:\(replay)"))
+        let client = try daemon.connect()
+        #expect(client.waitForScan("status two").match != nil)
+
+        let text = try Tool.capture(Tool.scannerBinary, ["status", "--socket", daemon.socketPath])
+        #expect(text.status == 0)
+        #expect(text.stdout.contains("camera      streaming  replay:"))
+        #expect(text.stdout.contains("torch       on (mode auto)"))
+        #expect(text.stdout.contains("QR-Code"))
+
+        let json = try Tool.capture(Tool.scannerBinary, ["status", "--json", "--socket", daemon.socketPath])
+        let status = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let counters = try #require(status["counters"] as? [String: Any])
+        let reads = counters["reads"] as? Int ?? 0
+        #expect(reads >= 2)
+        // Every detection is either a read or a suppressed duplicate.
+        #expect(counters["detections"] as? Int == reads + (counters["duplicates"] as? Int ?? -1))
+        #expect(status["decode_ms_p50"] as? Double != nil)
+
+        let metrics = try Tool.capture(Tool.scannerBinary, ["status", "--prometheus", "--socket", daemon.socketPath])
+        #expect(metrics.stdout.contains("# TYPE kiosk_scanner_decode_seconds histogram"))
+        #expect(metrics.stdout.contains("kiosk_scanner_reads_by_symbology_total{symbology=\"QR-Code\"}"))
+        let total = metrics.stdout.split(separator: "\n").first { $0.hasPrefix("kiosk_scanner_reads_total ") }
+        #expect((total.flatMap { Int($0.split(separator: " ")[1]) } ?? 0) >= reads)
+
+        let missing = try Tool.capture(Tool.scannerBinary, ["status", "--socket", daemon.directory + "/nope.sock"])
+        #expect(missing.status == 2 && missing.stderr.contains("is the daemon running?"))
+    }
+}
