@@ -1,0 +1,30 @@
+import Foundation
+import ScannerTestSupport
+import Testing
+
+/// The shipped unit is one systemd accepts, and stays hardened.
+@Suite struct SystemdUnitTests {
+    static let unit = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../systemd/kiosk-scanner.service").standardized.path
+
+    @Test func systemdAnalyzeVerifiesTheUnit() throws {
+        // Pointed at the built binary, since nothing is installed under /usr/bin here.
+        let text = try String(contentsOfFile: Self.unit, encoding: .utf8)
+            .replacingOccurrences(of: "/usr/bin/kiosk-scanner", with: Tool.scannerBinary)
+        let copy = try TemporaryDirectory.shared.file("kiosk-scanner.service")
+        try text.write(toFile: copy, atomically: true, encoding: .utf8)
+        let result = try Tool.capture("systemd-analyze", ["verify", copy])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stderr.isEmpty, "warnings: \(result.stderr)")
+    }
+
+    @Test func exposureStaysLow() throws {
+        let result = try Tool.capture("systemd-analyze", ["security", "--offline=yes", Self.unit])
+        let line = try #require(result.stdout.split(separator: "\n").first { $0.contains("Overall exposure level") })
+        let figure = try #require(line.split(separator: " ").compactMap { Double($0) }.first)
+        #expect(figure <= 1.0, "\(line)")
+        #expect(text(Self.unit).contains("Type=notify") && text(Self.unit).contains("WatchdogSec="))
+    }
+
+    func text(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
+}
