@@ -40,11 +40,11 @@ public final class SocketServer: ReadSink, @unchecked Sendable {
         self.logger = logger
     }
 
-    /// Binds the socket, replacing a stale socket file but never one a live daemon is serving.
+    /// Binds the socket, replacing a stale socket file but never one a live daemon is serving;
+    /// or takes the listening socket systemd passed (socket activation, `LISTEN_FDS`).
     public func start() async throws {
-        try SocketPath.prepare(config.path)
         let limit = config.clientBufferBytes
-        let channel = try await ServerBootstrap(group: eventLoop)
+        let bootstrap = ServerBootstrap(group: eventLoop)
             .serverChannelOption(.backlog, value: 128)
             .childChannelOption(.writeBufferWaterMark, value: .init(low: limit / 2, high: limit))
             // The kernel's own queue for a client is bounded by the same figure.
@@ -54,8 +54,15 @@ public final class SocketServer: ReadSink, @unchecked Sendable {
                     try channel.pipeline.syncOperations.addHandler(ClientHandler(server: self))
                 }
             }
-            .bind(unixDomainSocketPath: config.path)
-            .get()
+        if let inherited = SocketActivation.listeningDescriptor() {
+            // systemd owns the file, its mode and group (kiosk-scanner.socket); we never remove it.
+            let channel = try await bootstrap.withBoundSocket(descriptor: inherited).get()
+            listener.withLock { $0 = channel }
+            logger.info("listening on the socket systemd passed (fd \(inherited))", metadata: ["format": "\(config.format.rawValue)"])
+            return
+        }
+        try SocketPath.prepare(config.path)
+        let channel = try await bootstrap.bind(unixDomainSocketPath: config.path).get()
         listener.withLock { $0 = channel }
         socketInode.withLock { $0 = try? SocketPath.publish(config.path, mode: config.mode, group: config.group) }
         logger.info("listening on \(config.path)", metadata: ["mode": "\(String(config.mode, radix: 8))", "format": "\(config.format.rawValue)"])

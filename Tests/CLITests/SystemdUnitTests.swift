@@ -11,9 +11,11 @@ import Testing
         // Pointed at the built binary, since nothing is installed under /usr/bin here.
         let text = try String(contentsOfFile: Self.unit, encoding: .utf8)
             .replacingOccurrences(of: "/usr/bin/kiosk-scanner", with: Tool.scannerBinary)
-        let copy = try TemporaryDirectory.shared.file("kiosk-scanner.service")
+        let directory = try TemporaryDirectory.shared.directory("units")
+        let copy = "\(directory)/kiosk-scanner.service", socket = "\(directory)/kiosk-scanner.socket"
         try text.write(toFile: copy, atomically: true, encoding: .utf8)
-        let result = try Tool.capture("systemd-analyze", ["verify", copy])
+        try FileManager.default.copyItem(atPath: Self.unit.replacingOccurrences(of: ".service", with: ".socket"), toPath: socket)
+        let result = try Tool.capture("systemd-analyze", ["verify", copy, socket])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.isEmpty, "warnings: \(result.stderr)")
     }
