@@ -56,7 +56,7 @@ public final class SocketServer: ReadSink, @unchecked Sendable {
             }
         if let inherited = SocketActivation.listeningDescriptor() {
             // systemd owns the file, its mode and group (kiosk-scanner.socket); we never remove it.
-            let channel = try await bootstrap.withBoundSocket(descriptor: inherited).get()
+            let channel = try await bootstrap.withBoundSocket(inherited).get()
             listener.withLock { $0 = channel }
             logger.info("listening on the socket systemd passed (fd \(inherited))", metadata: ["format": "\(config.format.rawValue)"])
             return
