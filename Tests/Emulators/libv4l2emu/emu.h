@@ -22,6 +22,7 @@ struct ksemu_scene {
     int nformats;
     int widths[KSEMU_MAX_SIZES], heights[KSEMU_MAX_SIZES];
     int nsizes;
+    unsigned generation; /* bumped whenever the file is re-read */
 };
 
 /* Re-reads `node` into `scene` when it changed; returns 0 while the node exists, -1 when it is gone. */

@@ -103,6 +103,7 @@ int ksemu_scene_refresh(const char *node, struct ksemu_scene *scene) {
         parse_line(&fresh, line, equals + 1);
     }
     fclose(file);
+    fresh.generation = scene->generation + 1;
     *scene = fresh;
     last = now;
     loaded = 1;
