@@ -26,18 +26,22 @@ enum SocketPath {
         unlink(path)
     }
 
-    /// Sets mode and group on the bound socket; returns its inode, to remove only our own file later.
-    static func publish(_ path: String, mode: Int, group: String?) throws -> ino_t {
+    /// Sets mode and group on the bound socket. Returns its inode (to remove only our own file
+    /// later) and what could not be applied, if anything.
+    static func publish(_ path: String, mode: Int, group: String?) -> (inode: ino_t?, problem: String?) {
+        var problem: String?
         if let group {
-            guard let entry = getgrnam(group) else { throw Failure(description: "socket.group '\(group)' does not exist") }
-            guard chown(path, uid_t.max, entry.pointee.gr_gid) == 0 else {
-                throw Failure(description: "cannot give \(path) to group \(group): \(String(cString: strerror(errno)))")
+            if let entry = getgrnam(group) {
+                if chown(path, uid_t.max, entry.pointee.gr_gid) != 0 {
+                    problem = "cannot give \(path) to group \(group): \(String(cString: strerror(errno))) (is the daemon's user in that group?)"
+                }
+            } else {
+                problem = "socket.group '\(group)' does not exist"
             }
         }
-        chmod(path, mode_t(mode))
+        if chmod(path, mode_t(mode)) != 0 { problem = problem ?? "cannot set the mode of \(path): \(String(cString: strerror(errno)))" }
         var status = stat()
-        guard stat(path, &status) == 0 else { throw Failure(description: "\(path) vanished after bind") }
-        return status.st_ino
+        return (stat(path, &status) == 0 ? status.st_ino : nil, problem)
     }
 
     /// Removes the socket file if it is still the one we bound.

@@ -64,7 +64,9 @@ public final class SocketServer: ReadSink, @unchecked Sendable {
         try SocketPath.prepare(config.path)
         let channel = try await bootstrap.bind(unixDomainSocketPath: config.path).get()
         listener.withLock { $0 = channel }
-        socketInode.withLock { $0 = try? SocketPath.publish(config.path, mode: config.mode, group: config.group) }
+        let published = SocketPath.publish(config.path, mode: config.mode, group: config.group)
+        socketInode.withLock { $0 = published.inode }
+        if let problem = published.problem { logger.error("\(problem)") }
         logger.info("listening on \(config.path)", metadata: ["mode": "\(String(config.mode, radix: 8))", "format": "\(config.format.rawValue)"])
     }
 

@@ -30,6 +30,22 @@ import Glibc
         #expect(!FileManager.default.fileExists(atPath: daemon.socketPath), "socket file removed at exit")
     }
 
+    @Test func socketModeAndGroupComeFromTheConfig() throws {
+        let group = try #require(getgrnam("nogroup"), "Debian's nogroup").pointee.gr_gid
+        let replay = try Fixtures.replayDirectory(codes: ["group"])
+        let daemon = try DaemonProcess(config: Fixtures.config(device: "replay:\(replay)", extra: "socket:\n  mode: \"0600\"\n  group: nogroup\n"))
+        _ = try daemon.connect()
+        var status = stat()
+        #expect(stat(daemon.socketPath, &status) == 0)
+        #expect(status.st_mode & 0o777 == 0o600)
+        #expect(status.st_gid == group)
+
+        // A group that cannot be applied is an error in the log; the socket still serves.
+        let other = try DaemonProcess(config: Fixtures.config(device: "replay:\(replay)", extra: "socket:\n  group: no-such-group-kiosk\n"))
+        #expect(try other.connect().command("status")?["ok"] as? Bool == true)
+        #expect(other.log.contains("socket.group 'no-such-group-kiosk' does not exist"))
+    }
+
     @Test func plainModeSendsOneCodePerLine() throws {
         let replay = try Fixtures.replayDirectory(codes: ["plain one"])
         let daemon = try DaemonProcess(config: Fixtures.config(device: "replay:\(replay)", extra: "socket:\n  format: plain\n"))
