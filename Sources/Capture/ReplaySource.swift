@@ -3,10 +3,13 @@ import ImageFiles
 import ScannerCore
 
 /// Plays the images of a directory (PNG, JPEG, PGM/PPM, sorted by name) as a camera at a set fps,
-/// looping. The demo default, and a way to replay a field recording at a desk.
+/// looping. The demo default, and a way to replay a field recording at a desk: a directory made by
+/// `kiosk-scanner record` has an `index.json`, and its frames play in its order at their recorded pace.
 public final class ReplaySource: FrameSource {
     private let frames: [Frame]
     private let period: UInt64
+    /// For a recording: the pause after each frame, taken from the recorded timestamps.
+    private let pauses: [UInt64]?
     private var next = 0
     private var due: UInt64
     private var sequence: UInt64 = 0
@@ -15,12 +18,14 @@ public final class ReplaySource: FrameSource {
 
     /// Loads every image of `directory` up front, so playback costs no decoding.
     public init(directory: String, fps: Int) throws(CameraError) {
-        let names: [String]
+        var names: [String]
         do {
             names = try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
         } catch {
             throw CameraError(state: .unavailable, device: "replay:\(directory)", detail: "cannot list replay directory \(directory)")
         }
+        let recording = try Self.recording(in: directory)
+        if let recording { names = recording.frames.map(\.file) }
         var frames: [Frame] = []
         for name in names where ["png", "jpg", "jpeg", "pgm", "ppm", "pbm", "pnm"].contains(name.split(separator: ".").last?.lowercased() ?? "") {
             do {
@@ -34,6 +39,12 @@ public final class ReplaySource: FrameSource {
         }
         self.frames = frames
         self.period = 1_000_000_000 / UInt64(max(fps, 1))
+        self.pauses = recording.map { recording in
+            let times = recording.frames.map(\.timestampNs)
+            let gaps = zip(times, times.dropFirst()).map { $1 > $0 ? min($1 - $0, 1_000_000_000) : 0 }
+            // After the last frame, the loop restarts after a typical gap.
+            return gaps + [gaps.sorted().dropFirst(gaps.count / 2).first ?? 1_000_000_000 / UInt64(max(fps, 1))]
+        }
         self.due = Self.now()
         status = CameraStatus(state: .streaming, device: "replay:\(directory)", format: "replay \(frames.count) images \(first.width)x\(first.height) @\(fps)")
     }
@@ -45,6 +56,14 @@ public final class ReplaySource: FrameSource {
             var request = timespec(tv_sec: Int(wait / 1_000_000_000), tv_nsec: Int(wait % 1_000_000_000))
             nanosleep(&request, nil)
             if Self.now() < due { return nil }
+        }
+        if let pauses {
+            // A recording plays every frame, in order, however late: it is there to reproduce reads.
+            let image = frames[next]
+            due = max(due + pauses[next], Self.now() - 1_000_000_000)
+            next = (next + 1) % frames.count
+            sequence += 1
+            return Frame(width: image.width, height: image.height, stride: image.stride, timestamp: Self.now(), sequence: sequence, storage: image.storage)
         }
         // Late frames are skipped, as a camera drops what nobody dequeued.
         let late = (Self.now() - due) / period
@@ -58,6 +77,31 @@ public final class ReplaySource: FrameSource {
     }
 
     public func close() {}
+
+    /// The `index.json` a recording carries.
+    struct Recording: Decodable {
+        struct Entry: Decodable {
+            let file: String
+            let timestampNs: UInt64
+            enum CodingKeys: String, CodingKey { case file, timestampNs = "timestamp_ns" }
+        }
+        let frames: [Entry]
+    }
+
+    static func recording(in directory: String) throws(CameraError) -> Recording? {
+        guard let data = FileManager.default.contents(atPath: "\(directory)/index.json") else { return nil }
+        do {
+            let recording = try JSONDecoder().decode(Recording.self, from: data)
+            guard recording.frames.allSatisfy({ !$0.file.contains("/") }) else {
+                throw CameraError(state: .unsupported, device: "replay:\(directory)", detail: "\(directory)/index.json names a file outside the directory")
+            }
+            return recording
+        } catch let error as CameraError {
+            throw error
+        } catch {
+            throw CameraError(state: .unsupported, device: "replay:\(directory)", detail: "\(directory)/index.json is not a recording index: \(error)")
+        }
+    }
 
     static func now() -> UInt64 {
         var time = timespec()

@@ -55,6 +55,8 @@ public enum ConfigFile {
         try readGating(&gating, into: &config.gating)
         var socket = try top.section("socket")
         try readSocket(&socket, into: &config.socket)
+        var metrics = try top.section("metrics")
+        try readMetrics(&metrics, into: &config.metrics)
         try top.finish()
         return config
     }
@@ -184,6 +186,18 @@ public enum ConfigFile {
         if let value = section.value("hold_count") { socket.holdCount = try value.int(in: 0...10_000) }
         if let value = section.value("hold_seconds") { socket.holdSeconds = try value.double(in: 0...3600) }
         if let value = section.value("client_buffer") { socket.clientBufferBytes = try value.int(in: 4096...(64 << 20)) }
+        try section.finish()
+    }
+
+    private static func readMetrics(_ section: inout Section, into metrics: inout MetricsConfig) throws(ConfigError) {
+        if let value = section.value("textfile") {
+            let path = try value.string()
+            guard path.isEmpty || (path.hasPrefix("/") && path.hasSuffix(".prom")) else {
+                throw value.error("must be \"\" or an absolute path ending in .prom (node_exporter reads only *.prom)")
+            }
+            metrics.textfile = path.isEmpty ? nil : path
+        }
+        if let value = section.value("interval") { metrics.intervalSeconds = try value.double(in: 1...3600) }
         try section.finish()
     }
 

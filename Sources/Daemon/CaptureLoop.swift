@@ -20,15 +20,17 @@ public final class CaptureLoop: Sendable {
     private let counters: Counters
     private let feedback: any Feedback
     private let sink: any ReadSink
+    private let tap: FrameTap
     private let notifier: SystemdNotifier
     private let logger: Logger
 
-    public init(config: ScannerConfig, state: ScannerState, counters: Counters, feedback: any Feedback, sink: any ReadSink, notifier: SystemdNotifier, logger: Logger) {
+    init(config: ScannerConfig, state: ScannerState, counters: Counters, feedback: any Feedback, sink: any ReadSink, tap: FrameTap, notifier: SystemdNotifier, logger: Logger) {
         configuration = Mutex(config)
         self.state = state
         self.counters = counters
         self.feedback = feedback
         self.sink = sink
+        self.tap = tap
         self.notifier = notifier
         self.logger = logger
     }
@@ -119,6 +121,7 @@ public final class CaptureLoop: Sendable {
             session.follow(config, logger: logger)
             let now = SystemdNotifier.monotonicNanoseconds()
             state.expireTrigger(now: now)
+            tap.expire(now: now)
             let frame: Frame?
             do {
                 frame = try source.nextFrame(timeoutMilliseconds: 200)
@@ -144,17 +147,21 @@ public final class CaptureLoop: Sendable {
             // Scanning (re)starts on a trigger or a resume: its first frame is always decoded.
             if scanning && !wasScanning { session.gate.reset() }
             wasScanning = scanning
-            guard scanning, let decoder = session.decoder else { continue }
-            decode(frame, with: decoder, session: &session)
+            var decoded: (symbols: [Symbol]?, reads: [Read]) = (nil, [])
+            if scanning, let decoder = session.decoder {
+                decoded = decode(frame, with: decoder, session: &session)
+            }
+            if tap.wanted { offer(frame, decoded: decoded, session: session) }
         }
     }
 
-    private func decode(_ frame: Frame, with decoder: any Decoder, session: inout Session) {
+    /// Decodes a changed frame and hands its new reads over; returns the symbols (nil when gated) and the reads.
+    private func decode(_ frame: Frame, with decoder: any Decoder, session: inout Session) -> (symbols: [Symbol]?, reads: [Read]) {
         let time = frame.timestamp > 0 ? Double(frame.timestamp) / 1e9 : Double(SystemdNotifier.monotonicNanoseconds()) / 1e9
         guard session.gate.shouldDecode(frame, viewport: session.config.viewport.pixels(in: frame.size), at: time) else {
             session.tracker.touch(at: time)
             counters.update { $0.framesGated += 1 }
-            return
+            return (nil, [])
         }
         let symbols: [Symbol]
         let started = SystemdNotifier.monotonicNanoseconds()
@@ -163,7 +170,7 @@ public final class CaptureLoop: Sendable {
             symbols = try decoder.symbols(in: frame, viewport: session.config.viewport)
         } catch {
             logger.error("decoder failed on frame \(frame.sequence): \(error)")
-            return
+            return (nil, [])
         }
         let outcome = session.tracker.update(with: symbols, at: time)
         counters.update {
@@ -171,20 +178,41 @@ public final class CaptureLoop: Sendable {
             $0.detections += symbols.count
             $0.duplicates += outcome.suppressed
         }
+        var reads: [Read] = []
         for symbol in outcome.new {
             session.seq += 1
             let read = Read(symbol: symbol, frame: frame.size, seq: session.seq)
             logger.debug("read \(read.seq) \(read.symbology) from frame \(frame.sequence)")
-            counters.update {
-                $0.reads += 1
-                $0.readsBySymbology[read.symbology, default: 0] += 1
-            }
             if sink.deliver(read) {
                 feedback.goodRead()
             } else {
                 feedback.error()
             }
             if state.snapshot.mode == .trigger { state.change { $0.triggered = false } }
+            reads.append(read)
+        }
+        return (symbols, reads)
+    }
+
+    /// Copies the frame for the clients waiting for one (snapshot, record). A snapshot's frame is
+    /// decoded even when gating or a pause skipped it, so that it shows what is in view.
+    private func offer(_ frame: Frame, decoded: (symbols: [Symbol]?, reads: [Read]), session: Session) {
+        var symbols = decoded.symbols
+        if symbols == nil, tap.wantsDecodedFrame, let decoder = session.decoder {
+            symbols = try? decoder.symbols(in: frame, viewport: session.config.viewport)
+        }
+        let viewport = session.config.viewport.pixels(in: frame.size)
+        tap.offer(now: SystemdNotifier.monotonicNanoseconds()) {
+            var luma = [UInt8](repeating: 0, count: frame.width * frame.height)
+            luma.withUnsafeMutableBytes { out in
+                for row in 0..<frame.height {
+                    let target = out.baseAddress! + row * frame.width
+                    target.copyMemory(from: frame.storage.base + row * frame.stride, byteCount: frame.width)
+                }
+            }
+            return TappedFrame(
+                width: frame.width, height: frame.height, sequence: frame.sequence, timestamp: frame.timestamp, luma: luma,
+                viewport: viewport, symbols: (symbols ?? []).map { Read(symbol: $0, frame: frame.size) }, reads: decoded.reads)
         }
     }
 

@@ -10,6 +10,13 @@ public enum Command: Equatable, Sendable {
     case beep
     /// The counters in Prometheus text format.
     case metrics
+    /// The next frame, with the viewport and the codes found in it (a JSON reply, for `kiosk-scanner snapshot`).
+    case snapshot
+    /// Every frame for this many seconds, as JSON `frame` events (for `kiosk-scanner record`).
+    case record(seconds: Double)
+
+    /// The longest recording one `record` command asks for.
+    public static let maxRecordSeconds = 3600.0
 
     /// The longest command line accepted; longer lines get an error reply and are discarded.
     public static let maxLineBytes = 256
@@ -29,13 +36,19 @@ public enum Command: Equatable, Sendable {
         case "trigger": return bare(.trigger)
         case "beep": return bare(.beep)
         case "metrics": return bare(.metrics)
+        case "snapshot": return bare(.snapshot)
+        case "record":
+            guard arguments.count == 1, let seconds = Double(arguments.first!), seconds > 0, seconds <= maxRecordSeconds else {
+                return .failure(CommandError("usage: record SECONDS (more than 0, at most \(Int(maxRecordSeconds)))"))
+            }
+            return .success(.record(seconds: seconds))
         case "torch":
             guard arguments.count == 1, let mode = TorchMode(rawValue: arguments.first!) else {
                 return .failure(CommandError("usage: torch on|off|auto"))
             }
             return .success(.torch(mode))
         default:
-            return .failure(CommandError("unknown command '\(String(verb.prefix(32)))' (commands: status, metrics, pause, resume, trigger, torch on|off|auto, beep)"))
+            return .failure(CommandError("unknown command '\(String(verb.prefix(32)))' (commands: status, metrics, pause, resume, trigger, torch on|off|auto, beep, snapshot, record SECONDS)"))
         }
     }
 
@@ -49,6 +62,8 @@ public enum Command: Equatable, Sendable {
         case .torch: "torch"
         case .beep: "beep"
         case .metrics: "metrics"
+        case .snapshot: "snapshot"
+        case .record: "record"
         }
     }
 }

@@ -16,7 +16,8 @@ final class Controls: CommandTarget {
 
     func execute(_ command: Command) -> Result<Void, CommandError> {
         switch command {
-        case .status, .metrics:
+        case .status, .metrics, .snapshot, .record:
+            // Answered by the socket server itself.
             return .success(())
         case .pause:
             state.change { $0.paused = true }

@@ -4,9 +4,9 @@ import Synchronization
 public final class Counters: Sendable {
     /// A copy of the counters at one moment.
     public struct Snapshot: Sendable, Codable, Equatable {
-        /// Codes found in frames, before tracking: reads + duplicates.
+        /// Codes found in frames, before tracking: reads + duplicates + dropped + held (see `status`).
         public var detections = 0
-        /// Reads reported (each delivered, or dropped and counted under `dropped`).
+        /// Reads delivered to at least one client (a read not delivered is counted under `dropped`).
         public var reads = 0
         public var readsBySymbology: [String: Int] = [:]
         /// Detections of a code already reported and still in view.

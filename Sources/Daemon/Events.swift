@@ -14,8 +14,27 @@ enum Event {
     }
 
     /// A reply to a command, with optional extra fields (`status` carries the whole state).
-    static func reply(_ command: String?, ok: Bool, error: String? = nil, status: StatusReply? = nil, metrics: String? = nil, encoder: JSONEncoder) -> String {
-        json(Reply(command: command, ok: ok, error: error, status: status, metrics: metrics), encoder: encoder)
+    static func reply(_ command: String?, ok: Bool, error: String? = nil, status: StatusReply? = nil, metrics: String? = nil, frame: FrameEvent? = nil, encoder: JSONEncoder) -> String {
+        json(Reply(command: command, ok: ok, error: error, status: status, metrics: metrics, frame: frame), encoder: encoder)
+    }
+
+    /// `{"type":"frame", ...}`: one frame of a recording.
+    static func frame(_ frame: TappedFrame, encoder: JSONEncoder) -> String {
+        withLuma(json(FrameEvent(frame), encoder: encoder), frame)
+    }
+
+    /// Puts the frame's pixels into an encoded line: base64 needs no JSON escaping, and encoding a
+    /// third of a megabyte through JSONEncoder would cost more than the frame interval.
+    static func withLuma(_ line: String, _ frame: TappedFrame) -> String {
+        // Keys are sorted: "luma" is the first key that can hold text, so its first match is the field.
+        let empty = "\"luma\":\"\""
+        guard let field = line.range(of: empty) else { return line }
+        return line.replacingCharacters(in: field, with: "\"luma\":\"" + Data(frame.luma).base64EncodedString() + "\"")
+    }
+
+    /// `{"type":"record-end","skipped":N}`: the recording is over; N frames came while the client was busy.
+    static func recordEnd(skipped: Int, encoder: JSONEncoder) -> String {
+        json(RecordEnd(skipped: skipped), encoder: encoder)
     }
 
     private static func json(_ value: some Encodable, encoder: JSONEncoder) -> String {
@@ -94,4 +113,39 @@ private struct Reply: Encodable {
     let error: String?
     let status: StatusReply?
     let metrics: String?
+    let frame: FrameEvent?
+}
+
+/// A frame as `snapshot` and `record` send it: the luma plane in base64, `width` bytes per row.
+struct FrameEvent: Encodable {
+    let type = "frame"
+    let sequence: UInt64
+    let timestampNs: UInt64
+    let width: Int
+    let height: Int
+    let viewport: PixelRect
+    let symbols: [Read]
+    let reads: [Read]
+    let luma: String
+
+    init(_ frame: TappedFrame) {
+        sequence = frame.sequence
+        timestampNs = frame.timestamp
+        width = frame.width
+        height = frame.height
+        viewport = frame.viewport
+        symbols = frame.symbols
+        reads = frame.reads
+        // Filled in by `Event.withLuma`.
+        luma = ""
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case type, sequence, timestampNs = "timestamp_ns", width, height, viewport, symbols, reads, luma
+    }
+}
+
+private struct RecordEnd: Encodable {
+    let type = "record-end"
+    let skipped: Int
 }

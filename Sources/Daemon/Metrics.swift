@@ -9,8 +9,8 @@ enum Metrics {
         func label(_ key: String, _ value: String) -> String {
             "{\(key)=\"\(value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\"}"
         }
-        metric("reads_total", "counter", "Reads reported.", [("", "\(counters.reads)")])
-        metric("reads_by_symbology_total", "counter", "Reads reported, by symbology.",
+        metric("reads_total", "counter", "Reads delivered.", [("", "\(counters.reads)")])
+        metric("reads_by_symbology_total", "counter", "Reads delivered, by symbology.",
                counters.readsBySymbology.sorted { $0.key < $1.key }.map { (label("symbology", $0.key), "\($0.value)") })
         metric("detections_total", "counter", "Codes found in frames before tracking.", [("", "\(counters.detections)")])
         metric("duplicates_total", "counter", "Detections of a code already reported and still in view.", [("", "\(counters.duplicates)")])

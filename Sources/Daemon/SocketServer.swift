@@ -21,6 +21,7 @@ public final class SocketServer: ReadSink, @unchecked Sendable {
     private let counters: Counters
     private let logger: Logger
     private let target: any CommandTarget
+    private let tap: FrameTap
     private let encoder = JSONEncoder.forEvents()
     private let listener = Mutex<(any Channel)?>(nil)
     private let socketInode = Mutex<ino_t?>(nil)
@@ -31,12 +32,16 @@ public final class SocketServer: ReadSink, @unchecked Sendable {
     private var clients: [Int: any Channel] = [:]
     private var nextClientID = 0
     private var held: [(read: Read, since: UInt64)] = []
+    /// Frame lines (snapshot, record) still being written, per client: such a client is not cut
+    /// off for the size of its own frames.
+    private var bulkWrites: [Int: Int] = [:]
 
-    public init(config: SocketConfig, eventLoop: any EventLoop, counters: Counters, target: any CommandTarget, logger: Logger) {
+    init(config: SocketConfig, eventLoop: any EventLoop, counters: Counters, target: any CommandTarget, tap: FrameTap, logger: Logger) {
         self.config = config
         self.eventLoop = eventLoop
         self.counters = counters
         self.target = target
+        self.tap = tap
         self.logger = logger
     }
 
@@ -110,11 +115,18 @@ public final class SocketServer: ReadSink, @unchecked Sendable {
         }
         let line = config.format == .json ? Event.scan(read, encoder: encoder) : read.plainText
         var delivered = false
-        for client in clients.values where client.isWritable {
+        for (id, client) in clients where client.isWritable || bulkWrites[id] != nil {
             write(line, to: client)
             delivered = true
         }
-        if !delivered { drop(1, reason: "clients-stalled", read: read) }
+        if delivered { countDelivered(read) } else { drop(1, reason: "clients-stalled", read: read) }
+    }
+
+    private func countDelivered(_ read: Read) {
+        counters.update {
+            $0.reads += 1
+            $0.readsBySymbology[read.symbology, default: 0] += 1
+        }
     }
 
     private func hold(_ read: Read) {
@@ -147,6 +159,8 @@ public final class SocketServer: ReadSink, @unchecked Sendable {
     }
 
     fileprivate func disconnect(_ id: Int, reason: String) {
+        tap.remove(id: id)
+        bulkWrites[id] = nil
         guard clients.removeValue(forKey: id) != nil else { return }
         connected.store(clients.count, ordering: .relaxed)
         counters.update { $0.clients = clients.count }
@@ -160,12 +174,14 @@ public final class SocketServer: ReadSink, @unchecked Sendable {
                 drop(1, reason: "hold-expired", read: entry.read)
             } else {
                 write(config.format == .json ? Event.scan(entry.read, encoder: encoder) : entry.read.plainText, to: channel)
+                countDelivered(entry.read)
             }
         }
         held.removeAll()
     }
 
-    fileprivate func reply(to line: Substring?) -> String {
+    /// The reply to one command line; nil when the reply comes later (`snapshot`).
+    fileprivate func reply(to line: Substring?, from client: Int) -> String? {
         guard let line else { return errorReply("line longer than \(Command.maxLineBytes) bytes") }
         switch Command.parse(String(line)) {
         case .failure(let error):
@@ -182,6 +198,10 @@ public final class SocketServer: ReadSink, @unchecked Sendable {
             let text = Metrics.prometheus(counters.snapshot, target.snapshot)
             // Plain: the exposition's lines, then the reply line; JSON: the text in one field.
             return config.format == .plain ? text + "ok" : Event.reply("metrics", ok: true, metrics: text, encoder: encoder)
+        case .success(.snapshot):
+            return requestFrames(.snapshot, for: client)
+        case .success(.record(let seconds)):
+            return requestFrames(.record(until: SystemdNotifier.monotonicNanoseconds() + UInt64(seconds * 1e9)), for: client)
         case .success(let command):
             switch target.execute(command) {
             case .success: return config.format == .plain ? "ok" : Event.reply(command.name, ok: true, encoder: encoder)
@@ -189,6 +209,90 @@ public final class SocketServer: ReadSink, @unchecked Sendable {
             }
         }
     }
+
+    /// Asks the capture loop for frames for `client`. A snapshot is answered with its frame (or an
+    /// error after `snapshotTimeout`); a recording is answered at once, then sends `frame` events and
+    /// ends with `record-end`. Frame lines are JSON in either socket format: only our tools ask for them.
+    private func requestFrames(_ kind: FrameTap.Kind, for client: Int) -> String? {
+        let name = if case .snapshot = kind { "snapshot" } else { "record" }
+        let camera = target.snapshot.camera
+        guard camera.state == .streaming else {
+            return errorReply("no frame: camera \(camera.state.rawValue)\(camera.detail.map { " (\($0))" } ?? "")", command: name)
+        }
+        guard bulkWrites[client] == nil, tap.remove(id: client) == false else {
+            return errorReply("a snapshot or recording is already running on this connection", command: name)
+        }
+        let busy = Atomic<Bool>(false)
+        let take: @Sendable (TappedFrame) -> Bool = { [self] frame in
+            // One frame in flight per client: a client that cannot keep up misses frames, it is not queued for.
+            guard busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return false }
+            eventLoop.execute { [self] in
+                let line: String
+                switch kind {
+                case .snapshot: line = Event.withLuma(Event.reply("snapshot", ok: true, frame: FrameEvent(frame), encoder: encoder), frame)
+                case .record: line = Event.frame(frame, encoder: encoder)
+                }
+                writeBulk(line, to: client) { busy.store(false, ordering: .releasing) }
+            }
+            return true
+        }
+        switch kind {
+        case .snapshot:
+            tap.add(id: client, kind: kind, take: take, end: { _ in })
+            eventLoop.scheduleTask(in: Self.snapshotTimeout) { [self] in
+                guard tap.remove(id: client), let channel = clients[client] else { return }
+                write(errorReply("no frame within \(Self.snapshotTimeout.nanoseconds / 1_000_000_000) s", command: "snapshot"), to: channel)
+            }
+            return nil
+        case .record(let until):
+            let end: @Sendable (Int) -> Void = { [self] skipped in
+                eventLoop.execute { [self] in
+                    guard let channel = clients[client] else { return }
+                    write(Event.recordEnd(skipped: skipped, encoder: encoder), to: channel)
+                }
+            }
+            tap.add(id: client, kind: kind, take: take, end: end)
+            logger.info("client \(client) records frames until \(until / 1_000_000) ms (monotonic)")
+            // Ends the recording on time even when no frame comes (the capture loop ends it otherwise).
+            let seconds = Double(until - SystemdNotifier.monotonicNanoseconds()) / 1e9
+            eventLoop.scheduleTask(in: .milliseconds(Int64(seconds * 1000) + 1000)) { [self] in
+                if tap.remove(id: client) { end(0) }
+            }
+            return Event.reply("record", ok: true, encoder: encoder)
+        }
+    }
+
+    /// How long a snapshot waits for a frame from a streaming camera.
+    static let snapshotTimeout = TimeAmount.seconds(3)
+    /// How long one frame line may take to reach a client.
+    static let frameWriteTimeout = TimeAmount.seconds(10)
+
+    private func writeBulk(_ line: String, to client: Int, done: @escaping @Sendable () -> Void) {
+        guard let channel = clients[client] else { return done() }
+        bulkWrites[client, default: 0] += 1
+        var buffer = channel.allocator.buffer(capacity: line.utf8.count + 1)
+        buffer.writeString(line)
+        buffer.writeInteger(UInt8(ascii: "\n"))
+        let promise = eventLoop.makePromise(of: Void.self)
+        // A client that stops reading in the middle of a frame is cut off like any stalled client.
+        let deadline = eventLoop.scheduleTask(in: Self.frameWriteTimeout) { [self] in
+            disconnect(client, reason: "not reading: a frame line unsent after \(Self.frameWriteTimeout.nanoseconds / 1_000_000_000) s")
+            channel.close(promise: nil)
+        }
+        promise.futureResult.whenComplete { [self] _ in
+            deadline.cancel()
+            if let pending = bulkWrites[client] { bulkWrites[client] = pending > 1 ? pending - 1 : nil }
+            done()
+            if bulkWrites[client] == nil, !channel.isWritable, clients[client] != nil {
+                disconnect(client, reason: "not reading: more than the client buffer queued")
+                channel.close(promise: nil)
+            }
+        }
+        channel.writeAndFlush(buffer, promise: promise)
+    }
+
+    /// Whether `client` has frame lines being written (its buffer may then exceed the limit).
+    fileprivate func isSendingFrames(_ client: Int) -> Bool { bulkWrites[client] != nil }
 
     private func errorReply(_ message: String, command: String? = nil) -> String {
         config.format == .plain ? "error: \(message)" : Event.reply(command, ok: false, error: message, encoder: encoder)
@@ -239,11 +343,11 @@ private final class ClientHandler: ChannelInboundHandler {
         while let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
             if discarding {
                 discarding = false
-                server.write(server.reply(to: nil), to: context.channel)
+                server.write(server.reply(to: nil, from: id)!, to: context.channel)
             } else {
                 let line = pending + bytes[start..<newline]
                 let text = line.count <= Command.maxLineBytes ? String(decoding: line, as: UTF8.self)[...] : nil
-                server.write(server.reply(to: text), to: context.channel)
+                if let reply = server.reply(to: text, from: id) { server.write(reply, to: context.channel) }
             }
             pending.removeAll(keepingCapacity: true)
             start = newline + 1
@@ -259,7 +363,7 @@ private final class ClientHandler: ChannelInboundHandler {
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if !context.channel.isWritable {
+        if !context.channel.isWritable && !server.isSendingFrames(id) {
             server.disconnect(id, reason: "not reading: more than the client buffer queued")
             context.close(promise: nil)
         }

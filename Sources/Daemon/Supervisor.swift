@@ -27,14 +27,19 @@ public enum Supervisor {
             config: config.scanner, device: config.camera.device, feedback: feedback, counters: counters,
             logger: logger, publish: { relay.publish($0) })
         let controls = Controls(state: state, feedback: feedback, triggerSeconds: config.scanner.triggerTimeoutSeconds)
-        let server = SocketServer(config: config.socket, eventLoop: group.next(), counters: counters, target: controls, logger: logger)
+        let tap = FrameTap()
+        let server = SocketServer(config: config.socket, eventLoop: group.next(), counters: counters, target: controls, tap: tap, logger: logger)
         relay.server = server
-        let loop = CaptureLoop(config: config, state: state, counters: counters, feedback: feedback, sink: server, notifier: notifier, logger: logger)
+        let loop = CaptureLoop(config: config, state: state, counters: counters, feedback: feedback, sink: server, tap: tap, notifier: notifier, logger: logger)
 
+        let metricsFile = MetricsFileService(config: config.metrics, counters: counters, target: controls, logger: logger)
         let services: [any Service] = [
             SocketService(server: server, notifier: notifier, logger: logger),
             CaptureService(loop: loop, state: state),
-            ReloadService(path: configPath, running: config, adjust: adjust, loop: loop, state: state, controls: controls, notifier: notifier, logger: logger),
+            metricsFile,
+            ReloadService(
+                path: configPath, running: config, adjust: adjust, loop: loop, state: state, controls: controls, metricsFile: metricsFile,
+                notifier: notifier, logger: logger),
         ]
         let serviceGroup = ServiceGroup(
             configuration: .init(services: services.map { .init(service: $0) }, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
@@ -105,6 +110,7 @@ struct ReloadService: Service {
     let loop: CaptureLoop
     let state: ScannerState
     let controls: Controls
+    let metricsFile: MetricsFileService
     let notifier: SystemdNotifier
     let logger: Logger
 
@@ -129,6 +135,7 @@ struct ReloadService: Service {
                 logger.warning("socket settings changed in \(path): they take effect at the next restart")
             }
             loop.reconfigure(next)
+            metricsFile.reconfigure(next.metrics)
             controls.triggerSeconds.withLock { $0 = next.scanner.triggerTimeoutSeconds }
             state.change {
                 $0.mode = next.scanner.mode

@@ -9,6 +9,18 @@ public struct ScannerConfig: Sendable, Hashable {
     public var tracking = TrackingConfig()
     public var gating = GatingConfig()
     public var socket = SocketConfig()
+    public var metrics = MetricsConfig()
+
+    public init() {}
+}
+
+/// Metrics beyond the socket's `metrics` command: a node_exporter textfile.
+public struct MetricsConfig: Sendable, Hashable {
+    /// Where to write the counters in Prometheus text format (written to a temporary file, then
+    /// renamed); nil writes none.
+    public var textfile: String?
+    /// Seconds between writes.
+    public var intervalSeconds = 15.0
 
     public init() {}
 }

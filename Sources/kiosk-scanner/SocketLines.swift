@@ -5,33 +5,58 @@ import Foundation
 import Glibc
 #endif
 
-/// A connection to the daemon's socket, read a line at a time (for `listen` and `status`).
+/// A connection to the daemon's socket, read a line at a time (for `listen`, `status`, `snapshot`, `record`).
 final class SocketLines {
-    private let handle: FileHandle
-    private var pending = Data()
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+    /// Where the current line starts in `buffer`, and how far it has been searched for a newline.
+    private var start = 0
+    private var searched = 0
+    private var chunk = [UInt8](repeating: 0, count: 256 << 10)
 
     /// Connects, or returns nil with errno set.
     init?(path: String) {
-        let fd = UnixAddress.connect(path)
+        fd = UnixAddress.connect(path)
         guard fd >= 0 else { return nil }
-        handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
     }
 
+    deinit { close(fd) }
+
     func send(_ line: String) {
-        try? handle.write(contentsOf: Data((line + "\n").utf8))
+        let bytes = Array((line + "\n").utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let count = bytes[sent...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { return }
+            sent += count
+        }
     }
 
     /// The next line, or nil when the daemon closed the connection.
     func next() -> Data? {
         while true {
-            if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = pending[pending.startIndex..<newline]
-                pending = Data(pending[(newline + 1)...])
-                return Data(line)
+            let found = buffer.withUnsafeBytes { raw -> Int? in
+                guard searched < raw.count, let hit = memchr(raw.baseAddress! + searched, 0x0A, raw.count - searched) else { return nil }
+                return raw.baseAddress!.distance(to: UnsafeRawPointer(hit))
             }
-            let chunk = handle.availableData
-            if chunk.isEmpty { return nil }
-            pending.append(chunk)
+            if let newline = found {
+                let line = Data(buffer[start..<newline])
+                start = newline + 1
+                searched = start
+                return line
+            }
+            searched = buffer.count
+            // Drop consumed bytes before reading more, so the buffer holds one line at most.
+            if start > 0 {
+                buffer.removeFirst(start)
+                searched -= start
+                start = 0
+            }
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            if count <= 0 { return nil }
+            chunk.withUnsafeBytes { buffer.append(contentsOf: $0.prefix(count)) }
         }
     }
 }

@@ -21,8 +21,9 @@ import Testing
         let counters = try #require(status["counters"] as? [String: Any])
         let reads = counters["reads"] as? Int ?? 0
         #expect(reads >= 2)
-        // Every detection is either a read or a suppressed duplicate.
+        // With a client connected all along, every detection is a delivered read or a suppressed duplicate.
         #expect(counters["detections"] as? Int == reads + (counters["duplicates"] as? Int ?? -1))
+        #expect((counters["dropped"] as? [String: Int] ?? [:]).isEmpty)
         #expect(status["decode_ms_p50"] as? Double != nil)
 
         let metrics = try Tool.capture(Tool.scannerBinary, ["status", "--prometheus", "--socket", daemon.socketPath])

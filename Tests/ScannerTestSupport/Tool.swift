@@ -42,6 +42,11 @@ public enum Tool {
         return ToolResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData.wait(), as: UTF8.self))
     }
 
+    /// Starts `program` in the background; `wait()` gives its result.
+    public static func start(_ program: String, _ arguments: [String]) throws -> RunningTool {
+        try RunningTool(program: program, arguments: arguments)
+    }
+
     /// The built `kiosk-scanner` binary beside the running test bundle, or $KIOSK_SCANNER_BIN.
     public static var scannerBinary: String {
         if let override = ProcessInfo.processInfo.environment["KIOSK_SCANNER_BIN"] { return override }
@@ -70,5 +75,31 @@ final class ReadAll: @unchecked Sendable {
     func wait() -> Data {
         done.wait()
         return data
+    }
+}
+
+/// A program started by `Tool.start`, its output collected as it runs.
+public final class RunningTool: @unchecked Sendable {
+    private let process = Process()
+    private let out: ReadAll
+    private let err: ReadAll
+
+    init(program: String, arguments: [String]) throws {
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        let outPipe = Pipe(), errPipe = Pipe()
+        process.standardOutput = outPipe
+        process.standardError = errPipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        out = ReadAll(outPipe.fileHandleForReading)
+        err = ReadAll(errPipe.fileHandleForReading)
+    }
+
+    /// Waits for the program to exit.
+    public func wait() -> ToolResult {
+        let stdout = out.wait(), stderr = err.wait()
+        process.waitUntilExit()
+        return ToolResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
     }
 }

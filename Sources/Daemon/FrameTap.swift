@@ -1,0 +1,106 @@
+import Foundation
+import ScannerCore
+import Synchronization
+
+/// One frame copied out of the capture loop for a client: the `snapshot` reply, or one frame of a
+/// `record` session, with what the scanner made of it.
+public struct TappedFrame: Sendable {
+    public let width: Int
+    public let height: Int
+    public let sequence: UInt64
+    /// CLOCK_MONOTONIC nanoseconds of capture.
+    public let timestamp: UInt64
+    /// The luma plane, `width` bytes per row.
+    public let luma: [UInt8]
+    /// The viewport in pixels of this frame.
+    public let viewport: PixelRect
+    /// Codes found in the viewport of this frame (snapshot: decoded for the purpose; record: empty).
+    public let symbols: [Read]
+    /// Reads the scanner delivered from this frame.
+    public let reads: [Read]
+}
+
+/// Frames wanted by clients. The capture loop asks `wanted` once per frame (an atomic load) and
+/// copies a frame only while someone waits for one, so the frame path stays copy-free otherwise.
+final class FrameTap: Sendable {
+    /// What a client asked for.
+    enum Kind: Sendable {
+        /// The next frame, decoded in full.
+        case snapshot
+        /// Every frame until `until` (CLOCK_MONOTONIC ns); a frame the client is still busy with is skipped.
+        case record(until: UInt64)
+    }
+
+    private struct Request {
+        let kind: Kind
+        /// Takes a frame; returns false when the client could not take it (still sending the last one).
+        let take: @Sendable (TappedFrame) -> Bool
+        /// Ends the request: the recording time is up (snapshot requests end at their frame).
+        let end: @Sendable (_ skipped: Int) -> Void
+        var skipped = 0
+    }
+
+    private let requests = Mutex<[Int: Request]>([:])
+    private let active = Atomic<Int>(0)
+
+    /// Whether any client waits for a frame.
+    var wanted: Bool { active.load(ordering: .relaxed) > 0 }
+
+    /// Whether a snapshot is waited for (the frame is then decoded even if gating would skip it).
+    var wantsDecodedFrame: Bool {
+        wanted && requests.withLock { $0.values.contains { if case .snapshot = $0.kind { true } else { false } } }
+    }
+
+    func add(id: Int, kind: Kind, take: @escaping @Sendable (TappedFrame) -> Bool, end: @escaping @Sendable (Int) -> Void) {
+        requests.withLock {
+            $0[id] = Request(kind: kind, take: take, end: end)
+            active.store($0.count, ordering: .relaxed)
+        }
+    }
+
+    /// Forgets a request (client gone, or timed out) without ending it; true if it was there.
+    @discardableResult
+    func remove(id: Int) -> Bool {
+        requests.withLock {
+            let removed = $0.removeValue(forKey: id) != nil
+            active.store($0.count, ordering: .relaxed)
+            return removed
+        }
+    }
+
+    /// Hands `frame` to every request; `make` builds the copy once, only if someone takes it.
+    func offer(now: UInt64, make: () -> TappedFrame) {
+        var frame: TappedFrame?
+        var finished: [(Request, Int)] = []
+        requests.withLock { all in
+            for (id, var request) in all {
+                if case .record(let until) = request.kind, now >= until {
+                    all.removeValue(forKey: id)
+                    finished.append((request, request.skipped))
+                    continue
+                }
+                if frame == nil { frame = make() }
+                if !request.take(frame!) {
+                    request.skipped += 1
+                    all[id] = request
+                } else if case .snapshot = request.kind {
+                    all.removeValue(forKey: id)
+                }
+            }
+            active.store(all.count, ordering: .relaxed)
+        }
+        for (request, skipped) in finished { request.end(skipped) }
+    }
+
+    /// Ends recordings whose time is up even when no frame comes (camera lost).
+    func expire(now: UInt64) {
+        guard wanted else { return }
+        let finished = requests.withLock { all -> [Request] in
+            let due = all.filter { if case .record(let until) = $0.value.kind { now >= until } else { false } }
+            for id in due.keys { all.removeValue(forKey: id) }
+            active.store(all.count, ordering: .relaxed)
+            return Array(due.values)
+        }
+        for request in finished { request.end(request.skipped) }
+    }
+}

@@ -1,0 +1,57 @@
+import ArgumentParser
+import Foundation
+import ImageFiles
+import ScannerCore
+
+/// `kiosk-scanner snapshot`: the running daemon's current view, for aiming the camera and setting the viewport.
+struct Snapshot: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Save the running daemon's latest frame as a PNG with the viewport and the codes in view drawn on it.",
+        discussion: "The frame is decoded in full for the picture, even while scanning is paused or gated. `kiosk-scanner scan FILE` on the picture reproduces the reads."
+    )
+
+    @Option(help: "The PNG file to write.")
+    var out = "snapshot.png"
+
+    @Option(help: "The socket path.")
+    var socket = SocketConfig().path
+
+    func run() throws {
+        guard let connection = SocketLines(path: socket) else {
+            Scan.fail("cannot connect to \(socket): \(String(cString: strerror(errno))); is the daemon running?")
+            throw ExitCode(2)
+        }
+        connection.send("snapshot")
+        while let object = connection.nextObject() {
+            guard object["type"] as? String == "reply", object["command"] as? String == "snapshot" else { continue }
+            guard object["ok"] as? Bool == true, let raw = object["frame"] as? [String: Any], let frame = FrameMessage(raw) else {
+                Scan.fail("snapshot: \(object["error"] as? String ?? "the daemon sent no usable frame")")
+                throw ExitCode(1)
+            }
+            var image = RGBImage(width: frame.width, height: frame.height, grey: frame.luma)
+            let codes = frame.symbols.map { symbol in
+                Overlay.Code(corners: Self.corners(symbol), label: "\(symbol["symbology"] as? String ?? "?") \(symbol["text"] as? String ?? "(binary)")")
+            }
+            Overlay.draw(on: &image, viewport: frame.viewport, codes: codes)
+            do {
+                try PNGWriter.write(image, to: out)
+            } catch {
+                Scan.fail("\(error)")
+                throw ExitCode(1)
+            }
+            let viewport = frame.viewport
+            print("\(out): frame \(frame.sequence), \(frame.width)x\(frame.height), viewport \(viewport.x),\(viewport.y) \(viewport.width)x\(viewport.height), \(codes.count) code\(codes.count == 1 ? "" : "s") in view")
+            for code in codes { print("  \(code.label)") }
+            return
+        }
+        Scan.fail("\(socket) closed without a snapshot reply")
+        throw ExitCode(2)
+    }
+
+    static func corners(_ symbol: [String: Any]) -> [Point] {
+        (symbol["corners"] as? [[String: Int]] ?? []).compactMap { corner in
+            guard let x = corner["x"], let y = corner["y"] else { return nil }
+            return Point(x: x, y: y)
+        }
+    }
+}
