@@ -26,6 +26,9 @@ let package = Package(
             linkerSettings: [.linkedLibrary("ZXing")]
         ),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        // libgpiod 1.6 or 2.x, whichever pkg-config finds; CGPIOLines gives both one small C interface.
+        .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
+        .target(name: "CGPIOLines", dependencies: ["CGPIOD"]),
 
         // Pure Swift: frames, viewport, symbols and reads, AIM, GS1, content types, config model.
         .target(name: "ScannerCore"),
@@ -42,6 +45,15 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
+        // The torch, buzzer, flash LED and trigger button on GPIO lines (libgpiod), and PWM buzzers.
+        .target(
+            name: "Feedback",
+            dependencies: [
+                "ScannerCore", "CGPIOLines",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
         // The config file, parsed with Yams into the ScannerCore model.
         .target(name: "ConfigFile", dependencies: ["ScannerCore", "Yams"]),
 
@@ -49,7 +61,7 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "ScannerCore", "Capture", "Decoding", "ConfigFile",
+                "ScannerCore", "Capture", "Decoding", "ConfigFile", "Feedback",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -61,7 +73,7 @@ let package = Package(
         .executableTarget(
             name: "kiosk-scanner",
             dependencies: [
-                "ScannerCore", "ImageFiles", "Decoding", "ConfigFile", "Daemon",
+                "ScannerCore", "ImageFiles", "Decoding", "ConfigFile", "Daemon", "Feedback",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

@@ -57,6 +57,10 @@ public enum ConfigFile {
         try readSocket(&socket, into: &config.socket)
         var metrics = try top.section("metrics")
         try readMetrics(&metrics, into: &config.metrics)
+        var gpio = try top.section("gpio")
+        try readGPIO(&gpio, into: &config.gpio)
+        var feedback = try top.section("feedback")
+        try readFeedback(&feedback, into: &config.gpio)
         try top.finish()
         return config
     }
@@ -154,11 +158,7 @@ public enum ConfigFile {
     }
 
     private static func readGating(_ section: inout Section, into gating: inout GatingConfig) throws(ConfigError) {
-        if let value = section.value("enabled") {
-            let text = try value.string()
-            guard let enabled = ["true": true, "false": false][text] else { throw value.error("expected true or false") }
-            gating.enabled = enabled
-        }
+        if let value = section.value("enabled") { gating.enabled = try value.bool() }
         if let value = section.value("threshold") { gating.threshold = try value.double(in: 0...255) }
         if let value = section.value("max_interval") { gating.maxIntervalSeconds = try value.double(in: 0...60) }
         try section.finish()

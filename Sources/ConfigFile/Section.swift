@@ -33,6 +33,9 @@ struct Section {
         self.entries = entries
     }
 
+    /// Whether the file gives the section no keys (absent, empty or null).
+    var isEmpty: Bool { entries.isEmpty }
+
     /// The full dotted name of `key` in this section.
     func qualified(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
@@ -99,6 +102,13 @@ struct Value {
             throw error("expected a number")
         }
         guard range.contains(value) else { throw error("\(value) is out of range \(range.lowerBound)...\(range.upperBound)") }
+        return value
+    }
+
+    func bool() throws(ConfigError) -> Bool {
+        guard case .scalar(let scalar) = node, scalar.style == .plain, let value = ["true": true, "false": false][scalar.string] else {
+            throw error("expected true or false")
+        }
         return value
     }
 

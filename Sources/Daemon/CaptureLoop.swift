@@ -1,3 +1,4 @@
+import Feedback
 import Capture
 import Decoding
 import Foundation
@@ -144,8 +145,12 @@ public final class CaptureLoop: Sendable {
                 skipped = source.skippedFrames
             }
             let scanning = state.snapshot.scanning
-            // Scanning (re)starts on a trigger or a resume: its first frame is always decoded.
-            if scanning && !wasScanning { session.gate.reset() }
+            // Scanning (re)starts on a trigger or a resume: its first frame is always decoded, and a
+            // trigger session reads what is in view even if the last session read it too.
+            if scanning && !wasScanning {
+                session.gate.reset()
+                if config.scanner.mode == .trigger { session.tracker = Tracker(config: config.tracking) }
+            }
             wasScanning = scanning
             var decoded: (symbols: [Symbol]?, reads: [Read]) = (nil, [])
             if scanning, let decoder = session.decoder {
@@ -188,8 +193,16 @@ public final class CaptureLoop: Sendable {
             } else {
                 feedback.error()
             }
-            if state.snapshot.mode == .trigger { state.change { $0.triggered = false } }
             reads.append(read)
+            // A trigger session ends at its first read: one press, one code.
+            if state.snapshot.mode == .trigger {
+                state.change { $0.triggered = false }
+                break
+            }
+        }
+        if reads.count < outcome.new.count {
+            // Codes beside the one a trigger session read: found, never reported.
+            counters.update { $0.dropped["trigger-session-ended", default: 0] += outcome.new.count - reads.count }
         }
         return (symbols, reads)
     }

@@ -1,3 +1,4 @@
+import Feedback
 import Synchronization
 
 /// What socket commands do to the scanner.

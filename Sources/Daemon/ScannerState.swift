@@ -1,3 +1,4 @@
+import Feedback
 import Logging
 import ScannerCore
 import Synchronization

@@ -1,3 +1,4 @@
+import Feedback
 import ConfigFile
 import Foundation
 import Logging
@@ -16,9 +17,11 @@ import Glibc
 public enum Supervisor {
     /// Runs the daemon until SIGTERM or SIGINT. `configPath` is re-read on SIGHUP; `adjust` is
     /// applied to every config read (command-line overrides).
-    public static func run(config: ScannerConfig, configPath: String?, adjust: @escaping @Sendable (inout ScannerConfig) -> Void, feedback: any Feedback = NoFeedback(), logger: Logger) async throws {
+    public static func run(config: ScannerConfig, configPath: String?, adjust: @escaping @Sendable (inout ScannerConfig) -> Void, logger: Logger) async throws {
         // A client that hangs up mid-write must never kill the daemon.
         signal(SIGPIPE, SIG_IGN)
+        let gpio = config.gpio.isEmpty ? nil : GPIOFeedback(config: config.gpio, logger: logger)
+        let feedback: any Feedback = gpio ?? NoFeedback()
         let counters = Counters()
         let notifier = SystemdNotifier()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
@@ -32,8 +35,12 @@ public enum Supervisor {
         relay.server = server
         let loop = CaptureLoop(config: config, state: state, counters: counters, feedback: feedback, sink: server, tap: tap, notifier: notifier, logger: logger)
 
+        gpio?.watchTrigger { [controls, logger] in
+            if case .failure(let error) = controls.execute(.trigger) { logger.notice("trigger button: \(error.message)") }
+        }
         let metricsFile = MetricsFileService(config: config.metrics, counters: counters, target: controls, logger: logger)
-        let services: [any Service] = [
+        // Services stop in reverse order: GPIO, first here, releases its lines after capture has stopped.
+        let services: [any Service] = (gpio.map { [$0] } ?? []) + [
             SocketService(server: server, notifier: notifier, logger: logger),
             CaptureService(loop: loop, state: state),
             metricsFile,
@@ -133,6 +140,9 @@ struct ReloadService: Service {
             adjust(&next)
             if next.socket != current.socket {
                 logger.warning("socket settings changed in \(path): they take effect at the next restart")
+            }
+            if next.gpio != current.gpio {
+                logger.warning("gpio or feedback settings changed in \(path): they take effect at the next restart")
             }
             loop.reconfigure(next)
             metricsFile.reconfigure(next.metrics)

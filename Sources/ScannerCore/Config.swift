@@ -10,6 +10,7 @@ public struct ScannerConfig: Sendable, Hashable {
     public var gating = GatingConfig()
     public var socket = SocketConfig()
     public var metrics = MetricsConfig()
+    public var gpio = GPIOConfig()
 
     public init() {}
 }

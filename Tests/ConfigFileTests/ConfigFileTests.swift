@@ -67,6 +67,15 @@ import Testing
         ("decoder:\n  engine: zbar\n  symbologies: [qr, datamatrix]\n", 3, "decoder.symbologies", "ZBar cannot read datamatrix"),
         ("decoder:\n  engine: zxing\n  symbologies: [qr, databar, code128]\n", 3, "decoder.symbologies", "linear codes (code128, databar) are read by ZBar only"),
         ("decoder:\n  engine: quagga\n", 2, "decoder.engine", "zbar, zxing, both"),
+        ("gpio:\n  torch: { chip: gpiochip0 }\n", 2, "gpio.torch", "needs chip"),
+        ("gpio:\n  torch: { chip: gpiochip0, line: 17, drive: totem-pole }\n", 2, "gpio.torch.drive", "push-pull, open-drain"),
+        ("gpio:\n  trigger: { chip: 0, line: 23, bias: pull-sideways }\n", 2, "gpio.trigger.bias", "pull-up"),
+        ("gpio:\n  trigger: { chip: 0, line: 23, drive: open-drain }\n", 2, "gpio.trigger.drive", "unknown key"),
+        ("gpio:\n  buzzer:\n    type: piezo\n", 3, "gpio.buzzer.type", "active (a GPIO line), passive (a PWM channel)"),
+        ("gpio:\n  buzzer: { type: passive, pwm_chip: pwmchip0 }\n", 2, "gpio.buzzer.pwm_chip", "sysfs path"),
+        ("gpio:\n  torch: { chip: 0, line: 17, active_low: yes }\n", 2, "gpio.torch.active_low", "true or false"),
+        ("feedback:\n  good_read: { beep: 9 }\n", 2, "feedback.good_read.beep", "out of range"),
+        ("metrics:\n  textfile: /tmp/x.txt\n", 2, "metrics.textfile", ".prom"),
     ] as [(String, Int, String, String)])
     func errorsNameLineAndKey(text: String, line: Int, key: String, reason: String) {
         let error = #expect(throws: ConfigError.self) { try ConfigFile.parse(text, file: "/etc/k.conf") }
@@ -75,6 +84,28 @@ import Testing
         #expect(error?.key == key)
         #expect(error?.reason.contains(reason) == true, "\(String(describing: error))")
         #expect(error?.description.hasPrefix("/etc/k.conf:\(line): \(key): ") == true)
+    }
+
+    @Test func readsGPIOLinesAndFeedbackPatterns() throws {
+        let config = try ConfigFile.parse("""
+            gpio:
+              torch: { chip: pinctrl-bcm2711, line: GPIO17, drive: open-drain }
+              flash: { chip: /dev/gpiochip0, line: 22, active_low: true }
+              buzzer: { type: passive, pwm_chip: /sys/class/pwm/pwmchip0, pwm_channel: 1, frequency: 4000 }
+              trigger: { chip: "0", line: GPIO23, active_low: true, bias: pull-up }
+              debounce: 0.03
+            feedback:
+              good_read: { beep: 0.05, flash: 0.1 }
+              error: { repeat: 3, gap: 0.2 }
+            """, file: "g.conf")
+        #expect(config.gpio.torch?.chip == "pinctrl-bcm2711" && config.gpio.torch?.line == "GPIO17" && config.gpio.torch?.drive == .openDrain)
+        #expect(config.gpio.flash?.activeLow == true)
+        #expect(config.gpio.buzzer == .passive(pwmChip: "/sys/class/pwm/pwmchip0", channel: 1, frequency: 4000))
+        #expect(config.gpio.trigger?.bias == .pullUp && config.gpio.trigger?.chip == "0")
+        #expect(config.gpio.debounceSeconds == 0.03)
+        #expect(config.gpio.goodRead == FeedbackPattern(beep: 0.05, flash: 0.1))
+        #expect(config.gpio.error == FeedbackPattern(beep: 0.3, flash: 0.3, repeatCount: 3, gap: 0.2), "unset keys keep their defaults")
+        #expect(try ConfigFile.parse("gpio:\n  buzzer: { chip: 0, line: 27 }\n", file: "b.conf").gpio.buzzer == .active(GPIOLineConfig(chip: "0", line: "27")))
     }
 
     @Test func syntaxErrorsNameTheLine() {

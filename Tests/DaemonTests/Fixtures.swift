@@ -6,13 +6,14 @@ import ScannerTestSupport
 /// Configs and frames shared by the daemon tests.
 enum Fixtures {
     /// A config with `device`, quick stall detection, extra camera keys, and any extra YAML sections.
-    static func config(device: String, camera: String = "", extra: String = "") -> String {
+    static func config(device: String, camera: String = "", scanner: String = "", extra: String = "") -> String {
         """
         camera:
           device: "\(device)"
         \(camera)
         scanner:
           stall_timeout: 2
+        \(scanner)
         \(extra)
         """
     }

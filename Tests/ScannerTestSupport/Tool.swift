@@ -43,8 +43,8 @@ public enum Tool {
     }
 
     /// Starts `program` in the background; `wait()` gives its result.
-    public static func start(_ program: String, _ arguments: [String]) throws -> RunningTool {
-        try RunningTool(program: program, arguments: arguments)
+    public static func start(_ program: String, _ arguments: [String], environment: [String: String]? = nil) throws -> RunningTool {
+        try RunningTool(program: program, arguments: arguments, environment: environment)
     }
 
     /// The built `kiosk-scanner` binary beside the running test bundle, or $KIOSK_SCANNER_BIN.
@@ -84,9 +84,10 @@ public final class RunningTool: @unchecked Sendable {
     private let out: ReadAll
     private let err: ReadAll
 
-    init(program: String, arguments: [String]) throws {
+    init(program: String, arguments: [String], environment: [String: String]?) throws {
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
+        if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let outPipe = Pipe(), errPipe = Pipe()
         process.standardOutput = outPipe
         process.standardError = errPipe

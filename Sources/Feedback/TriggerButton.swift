@@ -1,0 +1,61 @@
+import Foundation
+import Logging
+import ScannerCore
+import Synchronization
+
+/// The trigger button: edge events on a thread of its own, debounced, each press reported once.
+final class TriggerButton: Sendable {
+    private let line: InputLine
+    private let window: UInt64
+    private let onPress: @Sendable () -> Void
+    private let logger: Logger
+    private let stopping = Atomic<Bool>(false)
+    private let done = DispatchSemaphore(value: 0)
+
+    init(line: InputLine, debounceSeconds: Double, logger: Logger, onPress: @escaping @Sendable () -> Void) {
+        self.line = line
+        window = UInt64(debounceSeconds * 1e9)
+        self.logger = logger
+        self.onPress = onPress
+        let thread = Thread { [self] in watch() }
+        thread.name = "trigger-button"
+        thread.start()
+    }
+
+    /// Stops watching and releases the line (within one poll interval).
+    func stop() {
+        guard !stopping.exchange(true, ordering: .relaxed) else { return }
+        done.wait()
+    }
+
+    private func watch() {
+        var debouncer = Debouncer(window: window)
+        var settleAt: UInt64?
+        while !stopping.load(ordering: .relaxed) {
+            let now = Self.now()
+            let wait = settleAt.map { Int32(clamping: ($0 > now ? $0 - now : 0) / 1_000_000 + 1) } ?? 200
+            if let edge = line.nextEdge(milliseconds: min(wait, 200)) {
+                if debouncer.edge(active: edge.active, at: edge.timestamp) {
+                    logger.info("trigger button pressed")
+                    onPress()
+                }
+                if debouncer.needsSettle && settleAt == nil { settleAt = Self.now() + window }
+            } else if let due = settleAt, Self.now() >= due {
+                // Bounce may have hidden the last edge: the level after the window decides.
+                settleAt = nil
+                if let level = line.active, debouncer.settle(active: level) {
+                    logger.info("trigger button pressed")
+                    onPress()
+                }
+            }
+        }
+        line.release()
+        done.signal()
+    }
+
+    private static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+}

@@ -1,0 +1,185 @@
+import Foundation
+import ScannerTestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real daemon driving the emulated GPIO chip (libgpiodemu preloaded in front of libgpiod),
+/// in front of the emulated camera: torch, beep and flash, trigger button, and clean release.
+@Suite(.serialized) struct GPIOTests {
+    let directory: String
+    let camera: EmulatedCamera
+    let gpio: EmulatedGPIO
+    // Offsets on the emulated chip.
+    static let torch = 17, buzzer = 27, flash = 22, button = 23
+
+    static let lines = """
+        gpio:
+          torch: { chip: gpiochip0, line: GPIO17 }
+          buzzer: { type: active, chip: pinctrl-emu, line: 27 }
+          flash: { chip: /dev/gpiochip0, line: GPIO22, active_low: true }
+          trigger: { chip: 0, line: GPIO23, active_low: true, bias: pull-up }
+        """
+
+    init() throws {
+        directory = try TemporaryDirectory.shared.directory("gpio")
+        camera = EmulatedCamera(directory: directory)
+        gpio = try EmulatedGPIO(directory: directory)
+        try #require(FileManager.default.fileExists(atPath: EmulatedGPIO.library), "build it with scripts/setup")
+    }
+
+    func start(_ extra: String = "", scanner: String = "", lines: String = GPIOTests.lines) throws -> DaemonProcess {
+        try DaemonProcess(
+            config: Fixtures.config(device: camera.node, scanner: scanner, extra: lines + "\n" + extra), environment: gpio.environment(adding: camera.environment))
+    }
+
+    func frame(_ text: String) throws -> String { try Fixtures.qrFrameFile(text, in: directory) }
+
+    @Test func torchIsOffAtStartAfterAnUnplugAndAtStop() throws {
+        try camera.plug(["background": "200"])
+        let daemon = try start()
+        let client = try daemon.connect()
+        let requested = try #require(gpio.waitFor { $0.offset == Self.torch && $0.event == "request-output" })
+        #expect(requested.arguments.contains("value=0"), "requested inactive")
+        #expect(client.waitFor { $0["type"] as? String == "state" && $0["torch"] as? String == "on" }.match != nil)
+        #expect(gpio.value(of: Self.torch) == 1, "auto: on while scanning")
+
+        camera.unplug()
+        let lost = try #require(client.waitFor { $0["type"] as? String == "state" && $0["camera"] as? String != "streaming" }.match)
+        #expect(lost["torch"] as? String == "off")
+        #expect(gpio.value(of: Self.torch) == 0)
+
+        try camera.plug(["background": "200"])
+        #expect(client.waitFor { $0["type"] as? String == "state" && $0["torch"] as? String == "on" }.match != nil)
+        #expect(daemon.stop() == 0)
+        #expect(gpio.value(of: Self.torch) == 0)
+        #expect(gpio.entries.last { $0.offset == Self.torch }?.event == "release")
+    }
+
+    @Test func aGoodReadBeepsAndFlashesForTheConfiguredTimes() throws {
+        try camera.plug(["background": "200"])
+        let daemon = try start("feedback:\n  good_read: { beep: 0.08, flash: 0.15 }\n  startup: { beep: 0.05, flash: 0.05 }\n")
+        let client = try daemon.connect()
+        // The startup pattern first.
+        #expect(gpio.waitFor { $0.offset == Self.buzzer && $0.event == "set" && $0.arguments == ["0"] } != nil)
+        let before = gpio.pulses(of: Self.buzzer).count
+        try camera.plug(["background": "200", "frame": frame("beep me")])
+        #expect(client.waitForScan("beep me").match != nil)
+        #expect(gpio.waitFor { $0.offset == Self.flash && $0.event == "set" && $0.arguments == ["0"] && gpio.pulses(of: Self.flash).count >= 2 } != nil)
+        let beep = try #require(gpio.pulses(of: Self.buzzer).dropFirst(before).first)
+        let flash = try #require(gpio.pulses(of: Self.flash).last)
+        let beepMs = Double(beep.off - beep.on) / 1e6, flashMs = Double(flash.off - flash.on) / 1e6
+        // Tolerance for a loaded 2-core machine; the pattern runs on its own task, not the capture thread.
+        #expect(abs(beepMs - 80) < 30, "beep \(beepMs) ms")
+        #expect(abs(flashMs - 150) < 30, "flash \(flashMs) ms")
+        #expect(abs(Double(flash.on) - Double(beep.on)) / 1e6 < 10, "beep and flash start together")
+        #expect(gpio.pulses(of: Self.buzzer).count == before + 1, "one read, one beep")
+    }
+
+    @Test func triggerModeReadsExactlyOneCodePerPress() throws {
+        try camera.plug(["background": "200", "frame": frame("pressed")])
+        let daemon = try start(scanner: "  mode: trigger")
+        let client = try daemon.connect()
+        #expect(gpio.waitFor { $0.offset == Self.button && $0.event == "request-input" }?.arguments.contains("bias=pull-up") == true)
+        #expect(client.waitForScan("pressed", timeout: 1).match == nil, "no read before a press")
+        for press in 1...3 {
+            // Contact bounce: three edges within the 20 ms window count as one press.
+            try gpio.inject([(true, 0), (false, 2_000_000), (true, 4_000_000), (false, 150_000_000)], offset: Self.button)
+            let read = client.waitForScan("pressed")
+            #expect(read.match?["seq"] as? Int == press, "press \(press)")
+            #expect(client.waitForScan("pressed", timeout: 1).match == nil, "one code for press \(press)")
+        }
+        #expect(daemon.waitForLog("trigger button pressed"))
+        #expect(daemon.log.components(separatedBy: "trigger button pressed").count - 1 == 3)
+    }
+
+    @Test func linesThatCannotBeRequestedAreReportedAndTheDaemonRunsOn() throws {
+        _ = try EmulatedGPIO(directory: directory, busy: [27])
+        try camera.plug(["background": "200", "frame": frame("no feedback")])
+        let daemon = try start(lines: """
+            gpio:
+              torch: { chip: gpiochip9, line: 17 }
+              buzzer: { type: active, chip: gpiochip0, line: 27 }
+              flash: { chip: gpiochip0, line: NO_SUCH_LINE }
+            """)
+        let client = try daemon.connect()
+        #expect(client.waitForScan("no feedback").match != nil)
+        #expect(daemon.log.contains("gpio torch (gpiochip9 line 17): cannot request: no such chip or line"))
+        #expect(daemon.log.contains("gpio buzzer (gpiochip0 line 27): cannot request: busy: another program holds it"))
+        #expect(daemon.log.contains("gpio flash (gpiochip0 line NO_SUCH_LINE): cannot request: no such chip or line"))
+        #expect(daemon.stop() == 0)
+    }
+
+    @Test func sigtermInTheMiddleOfABeepLeavesEveryLineInactive() throws {
+        try camera.plug(["background": "200"])
+        let daemon = try start("feedback:\n  beep: { beep: 3, flash: 3 }\n")
+        let client = try daemon.connect()
+        #expect(client.waitFor { $0["type"] as? String == "state" && $0["torch"] as? String == "on" }.match != nil)
+        #expect(client.command("beep")?["ok"] as? Bool == true)
+        #expect(gpio.waitFor { $0.offset == Self.buzzer && $0.event == "set" && $0.arguments == ["1"] && $0.time > 0 } != nil)
+        #expect(gpio.value(of: Self.buzzer) == 1 && gpio.value(of: Self.flash) == 1, "beeping")
+        #expect(daemon.stop() == 0)
+        for offset in [Self.torch, Self.buzzer, Self.flash] {
+            #expect(gpio.value(of: offset) == 0, "line \(offset) inactive")
+            #expect(gpio.entries.last { $0.offset == offset }?.event == "release", "line \(offset) released")
+        }
+        #expect(gpio.entries.last { $0.offset == Self.button }?.event == "release")
+    }
+
+    @Test func aPassiveBuzzerSoundsThroughItsPWMChannel() throws {
+        // A PWM chip's sysfs files, as the kernel shows them once channel 0 is exported.
+        let chip = directory + "/pwmchip0"
+        try FileManager.default.createDirectory(atPath: chip + "/pwm0", withIntermediateDirectories: true)
+        for file in ["export", "pwm0/enable", "pwm0/period", "pwm0/duty_cycle"] {
+            FileManager.default.createFile(atPath: "\(chip)/\(file)", contents: Data("0".utf8))
+        }
+        func read(_ file: String) -> String { (try? String(contentsOfFile: "\(chip)/pwm0/\(file)", encoding: .utf8)) ?? "" }
+        try camera.plug(["background": "200"])
+        let daemon = try start("feedback:\n  good_read: { beep: 0.5, flash: 0 }\n  startup: { beep: 0.01, flash: 0 }\n", lines: """
+            gpio:
+              buzzer: { type: passive, pwm_chip: \(chip), pwm_channel: 0, frequency: 2500 }
+            """)
+        let client = try daemon.connect()
+        #expect(daemon.waitForLog("gpio buzzer ready"))
+        #expect(read("period") == "400000" && read("duty_cycle") == "200000", "2500 Hz at half duty")
+        try camera.plug(["background": "200", "frame": frame("tone")])
+        #expect(client.waitForScan("tone").match != nil)
+        var sounded = false, stopped = false
+        let deadline = Date().addingTimeInterval(5)
+        while !stopped && Date() < deadline {
+            if read("enable") == "1" { sounded = true } else if sounded { stopped = true }
+            usleep(5_000)
+        }
+        #expect(sounded && stopped, "the tone went on for the read and off again")
+
+        let broken = try start(lines: "gpio:\n  buzzer: { type: passive, pwm_chip: \(directory)/no-pwmchip }\n")
+        #expect(broken.waitForLog("gpio buzzer (PWM \(directory)/no-pwmchip channel 0): cannot export"))
+        #expect(try broken.connect().waitForCamera("streaming") != nil, "the daemon runs on without a buzzer")
+    }
+
+    @Test func gpioTestListsTheChipsAndDrivesEachLine() throws {
+        let config = directory + "/wiring.conf"
+        try Self.lines.write(toFile: config, atomically: true, encoding: .utf8)
+        let tool = try Tool.start(Tool.scannerBinary, ["gpio-test", "--config", config, "--button-seconds", "20"], environment: gpio.environment())
+        #expect(gpio.waitFor(timeout: 20) { $0.offset == Self.button && $0.event == "request-input" } != nil)
+        try gpio.press(offset: Self.button)
+        let result = tool.wait()
+        #expect(result.status == 0, "\(result.stdout) \(result.stderr)")
+        // CI runs this suite once per libgpiod generation and says which it expects.
+        let generation = ProcessInfo.processInfo.environment["KSGPIO_GENERATION"] ?? "1"
+        #expect(result.stdout.hasPrefix("libgpiod \(generation).x"), "\(result.stdout.prefix(40))")
+        #expect(result.stdout.contains("/dev/gpiochip0: gpiochip0 [pinctrl-emu] 32 lines"))
+        #expect(result.stdout.contains("line 17: GPIO17"))
+        #expect(result.stdout.contains("torch (gpiochip0 line GPIO17): on for 1 s"))
+        #expect(result.stdout.contains("trigger: pressed"))
+        #expect(gpio.pulses(of: Self.buzzer).count == 3 && gpio.pulses(of: Self.flash).count == 3)
+        for offset in [Self.torch, Self.buzzer, Self.flash] { #expect(gpio.value(of: offset) == 0) }
+
+        let missing = try Tool.capture(Tool.scannerBinary, ["gpio-test", "--config", config], environment: ["LD_PRELOAD": EmulatedGPIO.library, "KSGPIO_DIR": "/nonexistent"])
+        #expect(missing.status == 1)
+        #expect(missing.stdout.contains("no GPIO chips"))
+        #expect(missing.stdout.contains("FAIL torch (gpiochip0 line GPIO17): cannot request: no such chip or line"))
+    }
+}
