@@ -128,6 +128,44 @@ import Glibc
         #expect(gpio.entries.last { $0.offset == Self.button }?.event == "release")
     }
 
+    @Test func aNewPatternRestartsTheOnePlayingInsteadOfQueueing() throws {
+        try camera.plug(["background": "200"])
+        let daemon = try start("feedback:\n  beep: { beep: 1, flash: 0 }\n  startup: { beep: 0.01, flash: 0 }\n")
+        let client = try daemon.connect()
+        #expect(gpio.waitFor { $0.offset == Self.buzzer && $0.event == "set" && $0.arguments == ["0"] } != nil, "startup beep over")
+        #expect(client.command("beep")?["ok"] as? Bool == true)
+        let first = try #require(gpio.waitFor { $0.offset == Self.buzzer && $0.event == "set" && $0.arguments == ["1"] && gpio.pulses(of: Self.buzzer).count == 1 })
+        usleep(300_000)  // the restart point inside the pattern is what is under test
+        #expect(client.command("beep")?["ok"] as? Bool == true)
+        #expect(gpio.waitFor(timeout: 5) { _ in gpio.pulses(of: Self.buzzer).count == 2 } != nil)
+        let pulse = try #require(gpio.pulses(of: Self.buzzer).last)
+        let seconds = Double(pulse.off - first.time) / 1e9
+        // Restarted: one continuous beep ending 1 s after the second command (not 2 s of queued beeps).
+        #expect(seconds > 1.25 && seconds < 1.9, "\(seconds) s")
+        usleep(1_200_000)
+        #expect(gpio.pulses(of: Self.buzzer).count == 2, "nothing queued behind it")
+    }
+
+    @Test func linesAreReleasedWhenAnotherServiceFails() throws {
+        try camera.plug(["background": "200"])
+        let first = try start()
+        _ = try first.connect()
+        // A second daemon on the same socket path fails to bind: its socket service throws.
+        let otherDirectory = try TemporaryDirectory.shared.directory("gpio-other")
+        let other = try EmulatedGPIO(directory: otherDirectory)
+        let second = try DaemonProcess(
+            config: Fixtures.config(device: camera.node, extra: Self.lines), environment: other.environment(adding: camera.environment),
+            socketPath: first.socketPath)
+        second.process.waitUntilExit()
+        #expect(second.process.terminationStatus == 1)
+        #expect(second.log.contains("is served by a running process"))
+        for offset in [Self.torch, Self.buzzer, Self.flash, Self.button] {
+            #expect(other.entries.contains { $0.offset == offset && $0.event.hasPrefix("request") }, "line \(offset) was requested")
+            #expect(other.entries.last { $0.offset == offset }?.event == "release", "line \(offset) released")
+            #expect(other.value(of: offset) == 0, "line \(offset) inactive")
+        }
+    }
+
     @Test func aPassiveBuzzerSoundsThroughItsPWMChannel() throws {
         // A PWM chip's sysfs files, as the kernel shows them once channel 0 is exported.
         let chip = directory + "/pwmchip0"
