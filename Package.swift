@@ -29,6 +29,8 @@ let package = Package(
         // libgpiod 1.6 or 2.x, whichever pkg-config finds; CGPIOLines gives both one small C interface.
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
         .target(name: "CGPIOLines", dependencies: ["CGPIOD"]),
+        // The uinput kernel interface's ioctl numbers and structs (no library).
+        .systemLibrary(name: "CUInput"),
 
         // Pure Swift: frames, viewport, symbols and reads, AIM, GS1, content types, config model.
         .target(name: "ScannerCore"),
@@ -54,6 +56,11 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // Outputs besides the socket: serial ports and keyboard wedges (uinput, USB HID gadget).
+        .target(
+            name: "Outputs",
+            dependencies: ["ScannerCore", "CUInput", .product(name: "Logging", package: "swift-log")]
+        ),
         // The config file, parsed with Yams into the ScannerCore model.
         .target(name: "ConfigFile", dependencies: ["ScannerCore", "Yams"]),
 
@@ -61,7 +68,7 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "ScannerCore", "Capture", "Decoding", "ConfigFile", "Feedback",
+                "ScannerCore", "Capture", "Decoding", "ConfigFile", "Feedback", "Outputs",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -96,6 +103,7 @@ let package = Package(
         .testTarget(name: "ScannerCoreTests", dependencies: ["ScannerCore"]),
         .testTarget(name: "DecodingTests", dependencies: ["Decoding", "ImageFiles", "ScannerCore", "ScannerTestSupport"]),
         .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile", "ScannerCore"]),
+        .testTarget(name: "OutputsTests", dependencies: ["ScannerCore", "ScannerTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["ScannerCore", "ScannerTestSupport"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "ScannerCore", "ImageFiles", "ScannerTestSupport"]),
     ]

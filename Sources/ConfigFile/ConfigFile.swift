@@ -61,6 +61,7 @@ public enum ConfigFile {
         try readGPIO(&gpio, into: &config.gpio)
         var feedback = try top.section("feedback")
         try readFeedback(&feedback, into: &config.gpio)
+        if let outputs = top.value("outputs") { config.outputs = try readOutputs(outputs) }
         try top.finish()
         return config
     }

@@ -24,6 +24,11 @@ extension ConfigFile {
         gpio.startup = try pattern(&startup, default: gpio.startup)
         var beep = try section.section("beep")
         gpio.beep = try pattern(&beep, default: gpio.beep)
+        if let value = section.value("beep_after") {
+            let text = try value.string()
+            guard let acceptance = ["accepted": true, "decoded": false][text] else { throw value.error("expected accepted or decoded") }
+            gpio.beepAfterAcceptance = acceptance
+        }
         try section.finish()
     }
 

@@ -188,11 +188,8 @@ public final class CaptureLoop: Sendable {
             session.seq += 1
             let read = Read(symbol: symbol, frame: frame.size, seq: session.seq)
             logger.debug("read \(read.seq) \(read.symbology) from frame \(frame.sequence)")
-            if sink.deliver(read) {
-                feedback.goodRead()
-            } else {
-                feedback.error()
-            }
+            // The sink gives the good-read or error feedback once the outputs have answered.
+            _ = sink.deliver(read)
             reads.append(read)
             // A trigger session ends at its first read: one press, one code.
             if state.snapshot.mode == .trigger {

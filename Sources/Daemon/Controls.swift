@@ -1,19 +1,23 @@
 import Feedback
+import Outputs
 import Synchronization
 
 /// What socket commands do to the scanner.
 final class Controls: CommandTarget {
     private let state: ScannerState
     private let feedback: any Feedback
+    private let outputs: [any Output]
     let triggerSeconds: Mutex<Double>
 
-    init(state: ScannerState, feedback: any Feedback, triggerSeconds: Double) {
+    init(state: ScannerState, feedback: any Feedback, outputs: [any Output], triggerSeconds: Double) {
         self.state = state
         self.feedback = feedback
+        self.outputs = outputs
         self.triggerSeconds = Mutex(triggerSeconds)
     }
 
     var snapshot: ScannerSnapshot { state.snapshot }
+    var outputHealth: [OutputHealth] { outputs.map(\.health) }
 
     func execute(_ command: Command) -> Result<Void, CommandError> {
         switch command {

@@ -1,4 +1,5 @@
 import Foundation
+import Outputs
 import ScannerCore
 
 /// The lines the socket sends, as JSON objects with a `type`, or as plain text.
@@ -52,18 +53,21 @@ struct StatusReply: Encodable {
     /// Decode time quantiles in milliseconds (bucket upper bounds), when anything was decoded.
     let decodeMsP50: Double?
     let decodeMsP99: Double?
+    /// Outputs besides the socket.
+    let outputs: [OutputHealth]
 
-    init(state: StateEvent, counters: Counters.Snapshot, clients: Int, held: Int) {
+    init(state: StateEvent, counters: Counters.Snapshot, clients: Int, held: Int, outputs: [OutputHealth]) {
         self.state = state
         self.counters = counters
         self.clients = clients
         self.held = held
+        self.outputs = outputs
         decodeMsP50 = counters.decodeQuantile(0.5).map { $0 * 1000 }
         decodeMsP99 = counters.decodeQuantile(0.99).map { $0 * 1000 }
     }
 
     enum CodingKeys: String, CodingKey {
-        case state, counters, clients, held, decodeMsP50 = "decode_ms_p50", decodeMsP99 = "decode_ms_p99"
+        case state, counters, clients, held, outputs, decodeMsP50 = "decode_ms_p50", decodeMsP99 = "decode_ms_p99"
     }
 }
 

@@ -1,6 +1,8 @@
+import Outputs
+
 /// The counters in the Prometheus text exposition format, for the `metrics` command.
 enum Metrics {
-    static func prometheus(_ counters: Counters.Snapshot, _ state: ScannerSnapshot) -> String {
+    static func prometheus(_ counters: Counters.Snapshot, _ state: ScannerSnapshot, outputs: [OutputHealth]) -> String {
         var text = ""
         func metric(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: String)]) {
             text += "# HELP kiosk_scanner_\(name) \(help)\n# TYPE kiosk_scanner_\(name) \(type)\n"
@@ -25,6 +27,14 @@ enum Metrics {
             (label("outcome", "decoded"), "\(counters.framesDecoded)"), (label("outcome", "gated"), "\(counters.framesGated)"),
             (label("outcome", "skipped"), "\(counters.framesSkipped)"),
         ])
+        if !outputs.isEmpty {
+            metric("output_up", "gauge", "1 while an output can send.", outputs.map { (label("output", $0.name), $0.state == "ok" ? "1" : "0") })
+            metric("output_sent_total", "counter", "Reads an output sent.", outputs.map { (label("output", $0.name), "\($0.sent)") })
+            metric("output_failed_total", "counter", "Reads an output gave up, by reason.", outputs.flatMap { output in
+                output.failed.sorted { $0.key < $1.key }.map { ("{output=\"\(output.name)\",reason=\"\($0.key)\"}", "\($0.value)") }
+            })
+            metric("output_queued", "gauge", "Reads waiting in an output's queue.", outputs.map { (label("output", $0.name), "\($0.queued)") })
+        }
         var cumulative = 0
         var buckets: [(String, String)] = []
         for (index, bound) in Counters.decodeBuckets.enumerated() {

@@ -27,7 +27,7 @@ final class MetricsFileService: Service, Sendable {
         while !Task.isShuttingDownGracefully && !Task.isCancelled {
             let current = config.withLock { $0 }
             if let path = current.textfile {
-                let problem = Self.write(Metrics.prometheus(counters.snapshot, target.snapshot), to: path)
+                let problem = Self.write(Metrics.prometheus(counters.snapshot, target.snapshot, outputs: target.outputHealth), to: path)
                 // Logged when it starts and when it clears, not every interval.
                 if problem != failing {
                     if let problem { logger.error("metrics textfile: \(problem)") } else { logger.info("metrics textfile \(path) written") }
@@ -39,7 +39,7 @@ final class MetricsFileService: Service, Sendable {
         }
         if let path = config.withLock({ $0.textfile }) {
             // A stopped daemon leaves its last figures, with the streaming gauge at 0.
-            _ = Self.write(Metrics.prometheus(counters.snapshot, target.snapshot), to: path)
+            _ = Self.write(Metrics.prometheus(counters.snapshot, target.snapshot, outputs: target.outputHealth), to: path)
         }
     }
 

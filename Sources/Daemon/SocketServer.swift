@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import NIOCore
 import NIOPosix
+import Outputs
 import ScannerCore
 import Synchronization
 
@@ -11,6 +12,8 @@ public protocol CommandTarget: Sendable {
     func execute(_ command: Command) -> Result<Void, CommandError>
     /// The state `status` reports.
     var snapshot: ScannerSnapshot { get }
+    /// How each output besides the socket is doing.
+    var outputHealth: [OutputHealth] { get }
 }
 
 /// The UNIX socket a POS application connects to: every read to every client in order, `state`
@@ -192,10 +195,11 @@ public final class SocketServer: ReadSink, @unchecked Sendable {
                 let counts = counters.snapshot
                 return "ok camera=\(snapshot.camera.state.rawValue) torch=\(snapshot.torch ? "on" : "off") mode=\(snapshot.mode.rawValue) paused=\(snapshot.paused) reads=\(counts.reads) clients=\(clients.count)"
             }
-            let status = StatusReply(state: StateEvent(snapshot), counters: counters.snapshot, clients: clients.count, held: held.count)
+            let status = StatusReply(
+                state: StateEvent(snapshot), counters: counters.snapshot, clients: clients.count, held: held.count, outputs: target.outputHealth)
             return Event.reply("status", ok: true, status: status, encoder: encoder)
         case .success(.metrics):
-            let text = Metrics.prometheus(counters.snapshot, target.snapshot)
+            let text = Metrics.prometheus(counters.snapshot, target.snapshot, outputs: target.outputHealth)
             // Plain: the exposition's lines, then the reply line; JSON: the text in one field.
             return config.format == .plain ? text + "ok" : Event.reply("metrics", ok: true, metrics: text, encoder: encoder)
         case .success(.snapshot):

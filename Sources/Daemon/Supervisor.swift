@@ -1,4 +1,5 @@
 import Feedback
+import Outputs
 import ConfigFile
 import Foundation
 import Logging
@@ -29,11 +30,19 @@ public enum Supervisor {
         let state = ScannerState(
             config: config.scanner, device: config.camera.device, feedback: feedback, counters: counters,
             logger: logger, publish: { relay.publish($0) })
-        let controls = Controls(state: state, feedback: feedback, triggerSeconds: config.scanner.triggerTimeoutSeconds)
+        let outputs: [any Output] = config.outputs.map { output in
+            switch output.kind {
+            case .serial(let serial): SerialOutput(output, serial: serial, logger: logger)
+            case .keyboard(let keyboard): KeyboardOutput(output, keyboard: keyboard, logger: logger)
+            }
+        }
+        let controls = Controls(state: state, feedback: feedback, outputs: outputs, triggerSeconds: config.scanner.triggerTimeoutSeconds)
         let tap = FrameTap()
         let server = SocketServer(config: config.socket, eventLoop: group.next(), counters: counters, target: controls, tap: tap, logger: logger)
         relay.server = server
-        let loop = CaptureLoop(config: config, state: state, counters: counters, feedback: feedback, sink: server, tap: tap, notifier: notifier, logger: logger)
+        let router = OutputRouter(
+            socket: server, outputs: outputs, feedback: feedback, beepAfterAcceptance: config.gpio.beepAfterAcceptance, logger: logger)
+        let loop = CaptureLoop(config: config, state: state, counters: counters, feedback: feedback, sink: router, tap: tap, notifier: notifier, logger: logger)
 
         gpio?.watchTrigger { [controls, logger] in
             if case .failure(let error) = controls.execute(.trigger) { logger.notice("trigger button: \(error.message)") }
@@ -41,6 +50,7 @@ public enum Supervisor {
         let metricsFile = MetricsFileService(config: config.metrics, counters: counters, target: controls, logger: logger)
         // Services stop in reverse order: GPIO, first here, releases its lines after capture has stopped.
         let services: [any Service] = (gpio.map { [$0] } ?? []) + [
+            OutputsService(outputs: outputs),
             SocketService(server: server, notifier: notifier, logger: logger),
             CaptureService(loop: loop, state: state),
             metricsFile,
@@ -140,6 +150,9 @@ struct ReloadService: Service {
             adjust(&next)
             if next.socket != current.socket {
                 logger.warning("socket settings changed in \(path): they take effect at the next restart")
+            }
+            if next.outputs != current.outputs {
+                logger.warning("outputs changed in \(path): they take effect at the next restart")
             }
             if next.gpio != current.gpio {
                 logger.warning("gpio or feedback settings changed in \(path): they take effect at the next restart")

@@ -11,6 +11,8 @@ public struct ScannerConfig: Sendable, Hashable {
     public var socket = SocketConfig()
     public var metrics = MetricsConfig()
     public var gpio = GPIOConfig()
+    /// Outputs besides the socket; every read goes to each.
+    public var outputs: [OutputConfig] = []
 
     public init() {}
 }

@@ -77,6 +77,9 @@ public struct GPIOConfig: Sendable, Hashable {
     public var startup = FeedbackPattern(beep: 0.05, flash: 0.05, repeatCount: 2, gap: 0.08)
     /// The socket's `beep` command.
     public var beep = FeedbackPattern(beep: 0.15, flash: 0)
+    /// Give the good-read beep once an output accepted the read (as commercial scanners do), or
+    /// as soon as it is decoded.
+    public var beepAfterAcceptance = true
 
     public init() {}
 

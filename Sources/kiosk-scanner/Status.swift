@@ -53,7 +53,7 @@ struct Status: ParsableCommand {
             "camera      \(state["camera"] as? String ?? "?")  \(state["device"] as? String ?? "")  \(state["format"] as? String ?? "")",
             "torch       \(state["torch"] as? String ?? "?") (mode \(state["torch_mode"] as? String ?? "?"))",
             "mode        \(state["mode"] as? String ?? "?"), \((state["paused"] as? Bool ?? false) ? "paused" : "active")",
-            "clients     \(status["clients"] as? Int ?? 0) (held reads \(status["held"] as? Int ?? 0))",
+            "outputs     socket: \(status["clients"] as? Int ?? 0) clients, \(status["held"] as? Int ?? 0) reads held",
             "decode      \(decode.isEmpty ? "nothing decoded yet" : decode.joined(separator: ", "))",
             "reads       \(int("reads"))\(breakdown("reads_by_symbology"))",
             "duplicates  \(int("duplicates")) suppressed",
@@ -62,6 +62,14 @@ struct Status: ParsableCommand {
             "torch ons   \(int("torch_switch_ons"))",
             "frames      \(int("frames_decoded")) decoded, \(int("frames_gated")) gated, \(int("frames_skipped")) skipped",
         ]
+        for output in status["outputs"] as? [[String: Any]] ?? [] {
+            let failed = (output["failed"] as? [String: Int] ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+            var line = "            \(output["name"] as? String ?? "?"): \(output["state"] as? String ?? "?"), sent \(output["sent"] as? Int ?? 0)"
+            if !failed.isEmpty { line += ", failed \(failed.joined(separator: ", "))" }
+            if let queued = output["queued"] as? Int, queued > 0 { line += ", \(queued) queued" }
+            if let detail = output["detail"] as? String { line += " (\(detail))" }
+            lines.insert(line, at: 4)
+        }
         if let detail = state["detail"] as? String { lines.insert("            \(detail)", at: 1) }
         return lines.joined(separator: "\n")
     }

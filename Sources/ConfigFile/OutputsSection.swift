@@ -1,0 +1,123 @@
+import ScannerCore
+
+/// The `outputs` list: serial ports and keyboard wedges, each with its framing.
+extension ConfigFile {
+    static func readOutputs(_ value: Value) throws(ConfigError) -> [OutputConfig] {
+        if case .scalar(let scalar) = value.node, scalar.string.isEmpty || scalar.string == "[]" || scalar.tag == .init(.null) { return [] }
+        var outputs: [OutputConfig] = []
+        for item in try value.items() {
+            var section = try Section(node: item.node, file: item.file, path: item.key, line: item.line)
+            guard let type = section.value("type") else { throw section.error("an output needs type: serial or keyboard") }
+            let output: OutputConfig
+            switch try type.string() {
+            case "serial": output = try serial(&section)
+            case "keyboard": output = try keyboard(&section)
+            default: throw type.error("'\(try type.string())' is not one of serial, keyboard (the socket is always on)")
+            }
+            try section.finish()
+            outputs.append(output)
+        }
+        return outputs
+    }
+
+    private static func serial(_ section: inout Section) throws(ConfigError) -> OutputConfig {
+        guard let device = section.value("device") else { throw section.error("a serial output needs device (e.g. /dev/ttyUSB0 or /dev/ttyGS0)") }
+        var serial = SerialConfig(device: try absolutePath(device))
+        if let value = section.value("baud") {
+            serial.baud = try value.int(in: 50...4_000_000)
+            guard SerialConfig.bauds.contains(serial.baud) else {
+                throw value.error("\(serial.baud) is not one of \(SerialConfig.bauds.map(String.init).joined(separator: ", "))")
+            }
+        }
+        if let value = section.value("data_bits") { serial.dataBits = try value.int(in: 5...8) }
+        if let value = section.value("parity") { serial.parity = try value.choice(SerialConfig.Parity.self) }
+        if let value = section.value("stop_bits") { serial.stopBits = try value.int(in: 1...2) }
+        if let value = section.value("flow") { serial.flow = try value.choice(SerialConfig.Flow.self) }
+        var output = OutputConfig(kind: .serial(serial), format: OutputFormat())
+        try readFraming(&section, into: &output, keyboard: false)
+        return output
+    }
+
+    private static func keyboard(_ section: inout Section) throws(ConfigError) -> OutputConfig {
+        let backend = try section.value("backend")?.choice(KeyboardConfig.Backend.self) ?? .uinput
+        let device = try section.value("device").map { value throws(ConfigError) in try absolutePath(value) }
+        var keyboard = KeyboardConfig(backend: backend, device: device ?? (backend == .uinput ? "/dev/uinput" : "/dev/hidg0"))
+        if let value = section.value("layout") {
+            keyboard.layout = try value.string()
+            guard KeyboardLayout.all[keyboard.layout] != nil else {
+                throw value.error("'\(keyboard.layout)' is not one of \(KeyboardLayout.all.keys.sorted().joined(separator: ", "))")
+            }
+        }
+        if let value = section.value("missing") { keyboard.missing = try value.choice(Typist.Missing.self) }
+        if let value = section.value("gs_key") { keyboard.groupSeparator = try keyAction(value) }
+        if let value = section.value("key_delay") { keyboard.keyDelaySeconds = try value.double(in: 0...1) }
+        if let value = section.value("caps_lock_compensation") { keyboard.capsLockCompensation = try value.bool() }
+        var format = OutputFormat()
+        format.terminator = .cr
+        var output = OutputConfig(kind: .keyboard(keyboard), format: format)
+        try readFraming(&section, into: &output, keyboard: true)
+        return output
+    }
+
+    /// Prefix, suffix, terminator, AIM identifier, GS1 separator and the hold queue.
+    private static func readFraming(_ section: inout Section, into output: inout OutputConfig, keyboard: Bool) throws(ConfigError) {
+        if let value = section.value("prefix") { output.format.prefix = try escaped(value) }
+        if let value = section.value("suffix") { output.format.suffix = try escaped(value) }
+        if let value = section.value("terminator") {
+            let text = try value.string()
+            switch text.lowercased() {
+            case "none": output.format.terminator = .none
+            case "cr": output.format.terminator = .cr
+            case "lf": output.format.terminator = .lf
+            case "crlf": output.format.terminator = .crlf
+            case "tab": output.format.terminator = .tab
+            case "enter" where keyboard: output.format.terminator = .cr
+            default: output.format.terminator = .custom(try escaped(value))
+            }
+        }
+        if let value = section.value("aim") { output.format.aim = try value.bool() }
+        if let value = section.value("gs1_separator") {
+            let text = try value.string()
+            output.format.gs1Separator = text == "keep" ? .keep : .replace(try escaped(value))
+        }
+        if let value = section.value("hold_count") { output.holdCount = try value.int(in: 1...10_000) }
+        if let value = section.value("hold_seconds") { output.holdSeconds = try value.double(in: 0.1...86400) }
+    }
+
+    private static func escaped(_ value: Value) throws(ConfigError) -> [UInt8] {
+        guard let bytes = OutputFormat.unescape(try value.string()) else {
+            throw value.error("bad escape (use \\r \\n \\t \\\\ \\xHH or <GS> <RS> <EOT> <ETX> <STX> <ESC>)")
+        }
+        return bytes
+    }
+
+    private static func absolutePath(_ value: Value) throws(ConfigError) -> String {
+        let path = try value.string()
+        guard path.hasPrefix("/") else { throw value.error("must be an absolute path") }
+        return path
+    }
+
+    /// `ctrl+]`, `ctrl+shift+x`, `tab`, or `none`: modifiers, then a character on its US key position.
+    private static func keyAction(_ value: Value) throws(ConfigError) -> KeyAction? {
+        let text = try value.string()
+        if text == "none" { return nil }
+        if text == "tab" { return .stroke(.tab, []) }
+        var parts = text.split(separator: "+", omittingEmptySubsequences: false).map(String.init)
+        // "ctrl++" is Ctrl and the + key.
+        if text.hasSuffix("++") { parts = Array(parts.dropLast(2)) + ["+"] }
+        guard let last = parts.popLast(), last.count == 1, case .stroke(let key, let levelModifiers)? = KeyboardLayout.us.actions(for: Character(last))?.first else {
+            throw value.error("expected modifiers and one character, e.g. ctrl+] (or tab, or none)")
+        }
+        var modifiers = levelModifiers
+        for part in parts {
+            switch part.lowercased() {
+            case "ctrl": modifiers.insert(.ctrl)
+            case "shift": modifiers.insert(.shift)
+            case "alt": modifiers.insert(.alt)
+            case "altgr": modifiers.insert(.altGr)
+            default: throw value.error("'\(part)' is not a modifier (ctrl, shift, alt, altgr)")
+            }
+        }
+        return .stroke(key, modifiers)
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import ScannerCore
+import Synchronization
+
+/// A place reads go besides the socket: a serial port or a keyboard wedge. Each runs on a thread
+/// of its own behind a bounded queue, so a failed or slow output never blocks capture or the others.
+public protocol Output: Sendable {
+    /// The name logs and `status` use, e.g. `serial /dev/ttyGS0`.
+    var name: String { get }
+    /// Queues `read`; `done` is called once, with true when the output sent it and false when it gave up.
+    func send(_ read: Read, done: @escaping @Sendable (Bool) -> Void)
+    /// How the output is doing.
+    var health: OutputHealth { get }
+    /// Stops the thread; queued reads are given up (and counted).
+    func stop()
+}
+
+/// An output's state and counts, for `status` and metrics.
+public struct OutputHealth: Sendable, Codable, Equatable {
+    public var name: String
+    /// `ok`, `waiting` (device missing, reads held) or `error`.
+    public var state: String
+    public var detail: String?
+    public var sent = 0
+    /// Reads given up, by reason.
+    public var failed: [String: Int] = [:]
+    public var queued = 0
+
+    public init(name: String, state: String, detail: String? = nil) {
+        self.name = name
+        self.state = state
+        self.detail = detail
+    }
+}
+
+/// The queue and thread behind an output: reads in order, at most `capacity` waiting, each for at
+/// most `maxAge` seconds.
+final class OutputWorker: Sendable {
+    struct Item {
+        let read: Read
+        let since: UInt64
+        let done: @Sendable (Bool) -> Void
+    }
+
+    let capacity: Int
+    let maxAge: Double
+    private let queue = Mutex<(items: [Item], stopped: Bool)>(([], false))
+    private let wake = DispatchSemaphore(value: 0)
+    let healthState: Mutex<OutputHealth>
+
+    init(name: String, capacity: Int, maxAge: Double) {
+        self.capacity = capacity
+        self.maxAge = maxAge
+        healthState = Mutex(OutputHealth(name: name, state: "waiting", detail: "starting"))
+    }
+
+    /// Adds a read; the oldest waiting one is given up when the queue is full.
+    func enqueue(_ read: Read, done: @escaping @Sendable (Bool) -> Void) {
+        let overflow = queue.withLock { state -> Item? in
+            guard !state.stopped else { return Item(read: read, since: 0, done: done) }
+            state.items.append(Item(read: read, since: Self.now(), done: done))
+            return state.items.count > capacity ? state.items.removeFirst() : nil
+        }
+        if let overflow { fail(overflow, reason: "queue-full") }
+        updateQueued()
+        wake.signal()
+    }
+
+    /// The oldest read, without removing it; waits up to `timeout` seconds. Expired reads are given up.
+    func peek(timeout: Double) -> Item? {
+        if let item = oldestFresh() { return item }
+        _ = wake.wait(timeout: .now() + timeout)
+        return oldestFresh()
+    }
+
+    /// Removes the oldest read after it was sent.
+    func sent() {
+        let item = queue.withLock { $0.items.isEmpty ? nil : $0.items.removeFirst() }
+        guard let item else { return }
+        healthState.withLock { $0.sent += 1 }
+        updateQueued()
+        item.done(true)
+    }
+
+    /// Gives up the oldest read.
+    func giveUp(reason: String) {
+        if let item = queue.withLock({ $0.items.isEmpty ? nil : $0.items.removeFirst() }) { fail(item, reason: reason) }
+        updateQueued()
+    }
+
+    var isStopped: Bool { queue.withLock { $0.stopped } }
+
+    /// Stops taking reads and gives up those waiting.
+    func stop() {
+        let left = queue.withLock { state -> [Item] in
+            state.stopped = true
+            defer { state.items.removeAll() }
+            return state.items
+        }
+        for item in left { fail(item, reason: "shutdown") }
+        wake.signal()
+    }
+
+    func setState(_ state: String, _ detail: String? = nil) {
+        healthState.withLock {
+            $0.state = state
+            $0.detail = detail
+        }
+    }
+
+    private func oldestFresh() -> Item? {
+        while true {
+            let (item, expired) = queue.withLock { state -> (Item?, Item?) in
+                guard let first = state.items.first else { return (nil, nil) }
+                if Double(Self.now() - first.since) / 1e9 > maxAge { return (nil, state.items.removeFirst()) }
+                return (first, nil)
+            }
+            if let expired {
+                fail(expired, reason: "hold-expired")
+                updateQueued()
+                continue
+            }
+            return item
+        }
+    }
+
+    private func fail(_ item: Item, reason: String) {
+        healthState.withLock { $0.failed[reason, default: 0] += 1 }
+        item.done(false)
+    }
+
+    private func updateQueued() {
+        let count = queue.withLock { $0.items.count }
+        healthState.withLock { $0.queued = count }
+    }
+
+    static func now() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+}

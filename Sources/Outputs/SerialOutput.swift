@@ -1,0 +1,143 @@
+import Foundation
+import Logging
+import ScannerCore
+
+/// Reads written to a serial port (a USB-serial adapter, or the board's USB CDC-ACM gadget
+/// `/dev/ttyGS0`). The port is opened raw with the configured line settings; when it vanishes
+/// the output reopens it, holding reads (within bounds) and then sending them in order.
+public final class SerialOutput: Output {
+    public let name: String
+    private let config: SerialConfig
+    private let format: OutputFormat
+    private let worker: OutputWorker
+    private let logger: Logger
+
+    public init(_ output: OutputConfig, serial: SerialConfig, logger: Logger) {
+        name = output.name
+        config = serial
+        format = output.format
+        worker = OutputWorker(name: output.name, capacity: output.holdCount, maxAge: output.holdSeconds)
+        self.logger = logger
+        let thread = Thread { [self] in run() }
+        thread.name = "serial"
+        thread.start()
+    }
+
+    public func send(_ read: Read, done: @escaping @Sendable (Bool) -> Void) { worker.enqueue(read, done: done) }
+    public var health: OutputHealth { worker.healthState.withLock { $0 } }
+    public func stop() { worker.stop() }
+
+    private func run() {
+        var fd: Int32 = -1
+        var lastProblem: String?
+        func report(_ problem: String?) {
+            guard problem != lastProblem else { return }
+            if let problem {
+                logger.warning("\(name): \(problem); holding reads until it is back")
+                worker.setState("waiting", problem)
+            } else {
+                logger.info("\(name): open (\(config.baud) \(config.dataBits)\(config.parity.rawValue.prefix(1).uppercased())\(config.stopBits), flow \(config.flow.rawValue))")
+                worker.setState("ok")
+            }
+            lastProblem = problem
+        }
+        while !worker.isStopped {
+            if fd < 0 {
+                switch openPort() {
+                case .success(let opened):
+                    fd = opened
+                    report(nil)
+                case .failure(let problem):
+                    report(problem.description)
+                    // Reads still expire while the port is away.
+                    _ = worker.peek(timeout: 0)
+                    usleep(250_000)
+                    continue
+                }
+            }
+            guard let item = worker.peek(timeout: 0.25) else { continue }
+            switch write(format.bytes(for: item.read), to: fd) {
+            case .sent:
+                worker.sent()
+            case .gone(let problem):
+                close(fd)
+                fd = -1
+                report(problem)
+            case .stalled:
+                // Flow control held us off: keep the read and retry (it expires by age if it never goes).
+                worker.setState("waiting", "flow control: the other side is not taking data")
+            }
+        }
+        if fd >= 0 { close(fd) }
+    }
+
+    private enum WriteResult { case sent, gone(String), stalled }
+
+    private func write(_ bytes: [UInt8], to fd: Int32) -> WriteResult {
+        var offset = 0
+        while offset < bytes.count {
+            var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            let ready = poll(&descriptor, 1, 2000)
+            if ready == 0 { return .stalled }
+            if descriptor.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return .gone("the port went away") }
+            let count = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EAGAIN || errno == EINTR { continue }
+                return .gone("write failed: \(String(cString: strerror(errno)))")
+            }
+            offset += count
+        }
+        return .sent
+    }
+
+    private struct OpenProblem: Error, CustomStringConvertible { let description: String }
+
+    private func openPort() -> Result<Int32, OpenProblem> {
+        let fd = open(config.device, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
+            let code = errno
+            let hint = switch code {
+            case ENOENT, ENODEV, ENXIO: "is it plugged in (or the gadget configured)?"
+            case EACCES: "the daemon's user needs the dialout group"
+            case EBUSY: "another program holds it"
+            default: ""
+            }
+            return .failure(OpenProblem(description: "cannot open \(config.device): \(String(cString: strerror(code))) \(hint)"))
+        }
+        var settings = termios()
+        guard tcgetattr(fd, &settings) == 0 else {
+            close(fd)
+            return .failure(OpenProblem(description: "\(config.device) is not a serial port (tcgetattr: \(String(cString: strerror(errno))))"))
+        }
+        cfmakeraw(&settings)
+        let speeds: [Int: speed_t] = [
+            1200: speed_t(B1200), 2400: speed_t(B2400), 4800: speed_t(B4800), 9600: speed_t(B9600), 19200: speed_t(B19200),
+            38400: speed_t(B38400), 57600: speed_t(B57600), 115200: speed_t(B115200), 230400: speed_t(B230400),
+            460800: speed_t(B460800), 921600: speed_t(B921600),
+        ]
+        cfsetispeed(&settings, speeds[config.baud] ?? speed_t(B9600))
+        cfsetospeed(&settings, speeds[config.baud] ?? speed_t(B9600))
+        let sizes: [Int: tcflag_t] = [5: tcflag_t(CS5), 6: tcflag_t(CS6), 7: tcflag_t(CS7), 8: tcflag_t(CS8)]
+        settings.c_cflag &= ~(tcflag_t(CSIZE) | tcflag_t(PARENB) | tcflag_t(PARODD) | tcflag_t(CSTOPB) | tcflag_t(CRTSCTS))
+        settings.c_cflag |= sizes[config.dataBits] ?? tcflag_t(CS8)
+        settings.c_cflag |= tcflag_t(CLOCAL | CREAD)
+        switch config.parity {
+        case .none: break
+        case .even: settings.c_cflag |= tcflag_t(PARENB)
+        case .odd: settings.c_cflag |= tcflag_t(PARENB | PARODD)
+        }
+        if config.stopBits == 2 { settings.c_cflag |= tcflag_t(CSTOPB) }
+        settings.c_iflag &= ~tcflag_t(IXON | IXOFF | IXANY)
+        switch config.flow {
+        case .none: break
+        case .rtsCts: settings.c_cflag |= tcflag_t(CRTSCTS)
+        case .xonXoff: settings.c_iflag |= tcflag_t(IXON | IXOFF)
+        }
+        guard tcsetattr(fd, TCSANOW, &settings) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(fd)
+            return .failure(OpenProblem(description: "cannot set \(config.device) to \(config.baud) baud: \(reason)"))
+        }
+        return .success(fd)
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+
+/// How one output frames a read: prefix, the data (with or without its AIM identifier, with GS1
+/// separators as configured), suffix, and a terminator. Pure: bytes in, bytes out.
+public struct OutputFormat: Sendable, Hashable {
+    /// What ends a read.
+    public enum Terminator: Sendable, Hashable {
+        case none, cr, lf, crlf, tab
+        case custom([UInt8])
+
+        public var bytes: [UInt8] {
+            switch self {
+            case .none: []
+            case .cr: [0x0D]
+            case .lf: [0x0A]
+            case .crlf: [0x0D, 0x0A]
+            case .tab: [0x09]
+            case .custom(let bytes): bytes
+            }
+        }
+    }
+
+    /// What becomes of GS1's group separator (0x1D, FNC1 between variable-length fields).
+    public enum GS1Separator: Sendable, Hashable {
+        /// Sent as is.
+        case keep
+        /// Replaced by these bytes (for a host that cannot take a control character).
+        case replace([UInt8])
+    }
+
+    public var prefix: [UInt8] = []
+    public var suffix: [UInt8] = []
+    public var terminator = Terminator.crlf
+    /// Put the AIM symbology identifier (`]E0`, `]Q1`...) before the data.
+    public var aim = false
+    public var gs1Separator = GS1Separator.keep
+
+    public init() {}
+
+    /// The bytes of `read` as this output sends them.
+    public func bytes(for read: Read) -> [UInt8] {
+        var data = [UInt8](read.bytes)
+        if case .replace(let replacement) = gs1Separator {
+            data = data.flatMap { $0 == 0x1D ? replacement : [$0] }
+        }
+        return prefix + (aim ? Array(read.aim.utf8) : []) + data + suffix + terminator.bytes
+    }
+
+    /// Parses C-style escapes in config text: `\r \n \t \\ \xHH` and `<GS>`-style names (GS, RS, EOT, ETX, STX, ESC).
+    public static func unescape(_ text: String) -> [UInt8]? {
+        var bytes: [UInt8] = []
+        var characters = Array(text.unicodeScalars)[...]
+        let names: [String: UInt8] = ["STX": 0x02, "ETX": 0x03, "EOT": 0x04, "ESC": 0x1B, "GS": 0x1D, "RS": 0x1E, "CR": 0x0D, "LF": 0x0A, "TAB": 0x09]
+        while let scalar = characters.popFirst() {
+            if scalar == "<", let close = characters.firstIndex(of: ">"), let byte = names[String(String.UnicodeScalarView(characters[..<close]))] {
+                bytes.append(byte)
+                characters = characters[characters.index(after: close)...]
+                continue
+            }
+            guard scalar == "\\" else {
+                bytes += Array(String(scalar).utf8)
+                continue
+            }
+            switch characters.popFirst() {
+            case "r": bytes.append(0x0D)
+            case "n": bytes.append(0x0A)
+            case "t": bytes.append(0x09)
+            case "\\": bytes.append(0x5C)
+            case "x":
+                guard characters.count >= 2, let byte = UInt8(String(String.UnicodeScalarView(characters.prefix(2))), radix: 16) else { return nil }
+                bytes.append(byte)
+                characters = characters.dropFirst(2)
+            default: return nil
+            }
+        }
+        return bytes
+    }
+}
