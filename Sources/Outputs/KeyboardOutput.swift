@@ -52,7 +52,8 @@ public final class KeyboardOutput: Output {
 
     private func run() {
         var open = false
-        var lastProblem: String?
+        // Logged when it changes; the first state is always logged.
+        var lastProblem: String? = "starting"
         func report(_ problem: String?, state: String = "waiting") {
             guard problem != lastProblem else { return }
             if let problem {

@@ -29,7 +29,8 @@ public final class SerialOutput: Output {
 
     private func run() {
         var fd: Int32 = -1
-        var lastProblem: String?
+        // Logged when it changes; the first state is always logged.
+        var lastProblem: String? = "starting"
         func report(_ problem: String?) {
             guard problem != lastProblem else { return }
             if let problem {
