@@ -76,6 +76,15 @@ import Testing
         ("gpio:\n  torch: { chip: 0, line: 17, active_low: yes }\n", 2, "gpio.torch.active_low", "true or false"),
         ("feedback:\n  good_read: { beep: 9 }\n", 2, "feedback.good_read.beep", "out of range"),
         ("metrics:\n  textfile: /tmp/x.txt\n", 2, "metrics.textfile", ".prom"),
+        ("outputs:\n  - type: printer\n", 2, "outputs[0].type", "serial, keyboard"),
+        ("outputs:\n  - type: serial\n", 2, "outputs[0]", "needs device"),
+        ("outputs:\n  - { type: serial, device: /dev/ttyS0, baud: 9601 }\n", 2, "outputs[0].baud", "9600"),
+        ("outputs:\n  - { type: serial, device: /dev/ttyS0, parity: mark }\n", 2, "outputs[0].parity", "none, even, odd"),
+        ("outputs:\n  - { type: serial, device: ttyS0 }\n", 2, "outputs[0].device", "absolute path"),
+        ("outputs:\n  - { type: serial, device: /dev/ttyS0 }\n  - { type: keyboard, layout: dvorak }\n", 3, "outputs[1].layout", "de, fr, uk, us"),
+        ("outputs:\n  - { type: keyboard, gs_key: hyper+x }\n", 2, "outputs[0].gs_key", "not a modifier"),
+        ("outputs:\n  - { type: keyboard, suffix: \"\\\\q\" }\n", 2, "outputs[0].suffix", "bad escape"),
+        ("outputs:\n  - { type: keyboard, colour: red }\n", 2, "outputs[0].colour", "unknown key"),
     ] as [(String, Int, String, String)])
     func errorsNameLineAndKey(text: String, line: Int, key: String, reason: String) {
         let error = #expect(throws: ConfigError.self) { try ConfigFile.parse(text, file: "/etc/k.conf") }
@@ -106,6 +115,44 @@ import Testing
         #expect(config.gpio.goodRead == FeedbackPattern(beep: 0.05, flash: 0.1))
         #expect(config.gpio.error == FeedbackPattern(beep: 0.3, flash: 0.3, repeatCount: 3, gap: 0.2), "unset keys keep their defaults")
         #expect(try ConfigFile.parse("gpio:\n  buzzer: { chip: 0, line: 27 }\n", file: "b.conf").gpio.buzzer == .active(GPIOLineConfig(chip: "0", line: "27")))
+    }
+
+    @Test func readsOutputs() throws {
+        let config = try ConfigFile.parse("""
+            outputs:
+              - type: serial
+                device: /dev/ttyGS0
+                baud: 115200
+                parity: even
+                stop_bits: 2
+                flow: rts-cts
+                prefix: "<STX>"
+                terminator: "\\x03"
+                aim: true
+                gs1_separator: "<GS>"
+              - type: keyboard
+                backend: hid-gadget
+                layout: fr
+                missing: alt-code
+                gs_key: ctrl+shift+g
+                terminator: tab
+            feedback:
+              beep_after: decoded
+            """, file: "o.conf")
+        guard case .serial(let serial) = config.outputs[0].kind, case .keyboard(let keyboard) = config.outputs[1].kind else {
+            Issue.record("\(config.outputs)")
+            return
+        }
+        #expect(serial.device == "/dev/ttyGS0" && serial.baud == 115200 && serial.parity == .even && serial.stopBits == 2 && serial.flow == .rtsCts)
+        #expect(config.outputs[0].format.prefix == [0x02] && config.outputs[0].format.terminator == .custom([0x03]) && config.outputs[0].format.aim)
+        #expect(config.outputs[0].format.gs1Separator == .replace([0x1D]))
+        #expect(keyboard.backend == .hidGadget && keyboard.device == "/dev/hidg0" && keyboard.layout == "fr" && keyboard.missing == .altCode)
+        #expect(keyboard.groupSeparator == .stroke(.letter("g"), [.ctrl, .shift]))
+        #expect(config.outputs[1].format.terminator == .tab)
+        #expect(config.gpio.beepAfterAcceptance == false)
+        let keyboardDefaults = try ConfigFile.parse("outputs:\n  - type: keyboard\n", file: "k.conf").outputs[0]
+        #expect(keyboardDefaults.format.terminator == .cr, "Enter after each read")
+        #expect(keyboardDefaults.name == "keyboard uinput /dev/uinput")
     }
 
     @Test func syntaxErrorsNameTheLine() {
