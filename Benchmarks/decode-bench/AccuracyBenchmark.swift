@@ -15,30 +15,44 @@ struct AccuracyBenchmark {
             return
         }
         print("accuracy over \(corpus): images read (or codes reported, on falsepositives-*)")
-        print("readers: ours with engine zbar; zxing (zxing-cpp alone through our C shim: QR, PDF417, DataMatrix, Aztec;")
-        print("         linear codes abort zxing-cpp 1.4.0); both (routed); both+fb (zxing-cpp also for QR when ZBar")
-        print("         found nothing); zbarimg. 'best single' = the better of zxing-cpp alone and zbarimg")
-        print(pad("set", 18) + pad("images", 7) + pad("zbar", 6) + pad("zxing", 7) + pad("both", 6) + pad("both+fb", 8) + pad("zbarimg", 8) + "best single")
+        print("readers: zbar (ours, ZBar alone); zxing (zxing-cpp alone through our C shim: QR, PDF417, DataMatrix, Aztec;")
+        print("         linear codes abort zxing-cpp 1.4.0); both (routed: ZBar, zxing-cpp for 2D and for QR when ZBar found")
+        print("         nothing); both+inv, both+half, both+bin: both plus one second look on frames where the first found")
+        print("         nothing (ZBar inverted, ZBar at half size, zxing-cpp's global-histogram binarizer); both+prep: the")
+        print("         default (\(Preprocessing.defaults.map(\.rawValue).sorted().joined(separator: ", "))); zbarimg. 'best single' = the better of zxing and zbarimg")
         var all = DecoderConfig()
         all.symbologies = Set(Symbology.zbarDefaults).union(DecoderEngine.zxingOnly)
+        all.preprocessing = []
+        var zbarConfig = DecoderConfig()
+        zbarConfig.preprocessing = []
         var zxingConfig = all
         zxingConfig.engine = .zxing
         zxingConfig.symbologies = ZXingDecoder.supported
-        let readers: [any Decoder] = [
-            try ZBarDecoder(config: DecoderConfig()), try ZXingDecoder(config: zxingConfig),
-            try RoutedDecoder(config: all), try RoutedDecoder(config: all, fallback: true),
+        func both(_ passes: Set<Preprocessing>) throws -> any Decoder {
+            var config = all
+            config.preprocessing = passes
+            return try RoutedDecoder(config: config, fallback: true)
+        }
+        let readers: [(String, any Decoder)] = [
+            ("zbar", try ZBarDecoder(config: zbarConfig)), ("zxing", try ZXingDecoder(config: zxingConfig)), ("both", try both([])),
+            ("both+inv", try both([.inverted])), ("both+half", try both([.secondScale])), ("both+bin", try both([.binarizer])),
+            ("both+prep", try both(Preprocessing.defaults)),
         ]
-        var totals = [Int](repeating: 0, count: readers.count + 2)
+        let names = readers.map(\.0) + ["zbarimg"]
+        let widths = names.map { max($0.count + 2, 6) }
+        print(pad("set", 18) + pad("images", 7) + zip(names, widths).map { pad($0, $1) }.joined() + "best single")
+        var totals = [Int](repeating: 0, count: names.count + 1)
+        let zxingIndex = 1, zbarimgIndex = names.count - 1, bothIndex = names.firstIndex(of: "both+prep")!
         for set in try FileManager.default.contentsOfDirectory(atPath: corpus).sorted() where !set.hasSuffix(".md") {
             let directory = "\(corpus)/\(set)"
             let images = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".png") }.sorted()
             let falsePositives = set.hasPrefix("falsepositives")
-            var counts = [Int](repeating: 0, count: readers.count + 1)
+            var counts = [Int](repeating: 0, count: names.count)
             for image in images {
                 let path = "\(directory)/\(image)"
                 let expected = try? String(contentsOfFile: path.replacingOccurrences(of: ".png", with: ".txt"), encoding: .utf8)
                 let frame = try? ImageFile.read(path: path)
-                var results = readers.map { reader in
+                var results = readers.map { _, reader in
                     ((frame.flatMap { try? reader.symbols(in: $0, viewport: .full) }) ?? []).map { symbol in
                         normalise(Read(symbol: symbol, frame: Size(width: 1, height: 1)).line.drop(while: { $0 != ":" }).dropFirst(), set: set)
                     }
@@ -48,15 +62,15 @@ struct AccuracyBenchmark {
                     counts[index] += falsePositives ? texts.count : (expected.map { texts.contains($0) } ?? false) ? 1 : 0
                 }
             }
-            let bestSingle = max(counts[1], counts[4])
-            print(pad(set, 18) + pad("\(images.count)", 7) + counts.enumerated().map { pad("\($0.element)", [6, 7, 6, 8, 8][$0.offset]) }.joined()
-                + (falsePositives ? "(reported)" : "\(bestSingle)\(counts[2] < bestSingle ? "  both below best" : "")"))
+            let bestSingle = max(counts[zxingIndex], counts[zbarimgIndex])
+            print(pad(set, 18) + pad("\(images.count)", 7) + counts.enumerated().map { pad("\($0.element)", widths[$0.offset]) }.joined()
+                + (falsePositives ? "(reported)" : "\(bestSingle)\(counts[bothIndex] < bestSingle ? "  both+prep below best" : "")"))
             if !falsePositives {
                 totals[0] += images.count
                 for index in counts.indices { totals[index + 1] += counts[index] }
             }
         }
-        print(pad("total", 18) + pad("\(totals[0])", 7) + (1..<totals.count).map { pad("\(totals[$0])", [6, 7, 6, 8, 8][$0 - 1]) }.joined())
+        print(pad("total", 18) + pad("\(totals[0])", 7) + (1..<totals.count).map { pad("\(totals[$0])", widths[$0 - 1]) }.joined())
     }
     /// zbarimg's `SYMBOLOGY:TEXT` results for one file; a result's text may span lines.
     private func zbarimg(_ path: String) -> [String] {

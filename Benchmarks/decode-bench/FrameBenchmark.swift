@@ -20,8 +20,13 @@ struct FrameBenchmark {
         print("per-frame decode: ours (ZBarDecoder, full-frame viewport) / bare C libzbar loop, same frames")
         print("median of \(rounds) alternating rounds x \(iterations) frames; found = codes found per frame (ours/bare)")
         print("both = engine both (ZBar, then zxing-cpp for PDF417/DataMatrix/Aztec, and QR when ZBar found nothing); aim: both / ours <= 1 at 640x480")
-        print(pad("frame", 18) + pad("ours us", 10) + pad("bare us", 10) + pad("ratio", 8) + pad("found", 8) + pad("viewport us", 13) + pad("both us", 10) + "both/ours")
-        let decoder = try ZBarDecoder(config: DecoderConfig())
+        print("prep = ZBar with the default second looks on frames where it found nothing (\(Preprocessing.defaults.map(\.rawValue).sorted().joined(separator: ", ")))")
+        print(pad("frame", 18) + pad("ours us", 10) + pad("bare us", 10) + pad("ratio", 8) + pad("found", 8) + pad("viewport us", 13)
+            + pad("prep us", 10) + pad("prep/ours", 11) + pad("both us", 10) + "both/ours")
+        var plain = DecoderConfig()
+        plain.preprocessing = []
+        let decoder = try ZBarDecoder(config: plain)
+        let prepared = try ZBarDecoder(config: DecoderConfig())
         var all = DecoderConfig()
         all.engine = .both
         all.symbologies = Set(Symbology.zbarDefaults).union(DecoderEngine.zxingOnly)
@@ -33,7 +38,7 @@ struct FrameBenchmark {
                 ("noise", noise(size)),
             ]
             for (name, frame) in scenes {
-                var ours: [Double] = [], bare: [Double] = [], viewport: [Double] = [], routed: [Double] = []
+                var ours: [Double] = [], bare: [Double] = [], viewport: [Double] = [], routed: [Double] = [], prep: [Double] = []
                 var oursFound = 0, bareFound = 0
                 for _ in 0..<rounds {
                     ours.append(try time { oursFound = try decoder.symbols(in: frame, viewport: .full).count })
@@ -42,10 +47,12 @@ struct FrameBenchmark {
                     bare.append(Double(nanoseconds) / Double(iterations) / 1000)
                     viewport.append(try time { _ = try decoder.symbols(in: frame, viewport: .standard) })
                     routed.append(try time { _ = try both.symbols(in: frame, viewport: .full) })
+                    prep.append(try time { _ = try prepared.symbols(in: frame, viewport: .full) })
                 }
                 let (o, b) = (median(ours), median(bare))
                 print(pad("\(size.width)x\(size.height) \(name)", 18) + pad(String(format: "%.0f", o), 10) + pad(String(format: "%.0f", b), 10)
                     + pad(String(format: "%.3f", o / b), 8) + pad("\(oursFound)/\(bareFound)", 8) + pad(String(format: "%.0f", median(viewport)), 13)
+                    + pad(String(format: "%.0f", median(prep)), 10) + pad(String(format: "%.2f", median(prep) / o), 11)
                     + pad(String(format: "%.0f", median(routed)), 10) + String(format: "%.2f", median(routed) / o))
             }
         }

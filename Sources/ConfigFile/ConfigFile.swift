@@ -140,6 +140,11 @@ public enum ConfigFile {
             if let min = limit.min, let max = limit.max, min > max { throw value.error("min \(min) is above max \(max)") }
             decoder.lengths[symbology] = limit
         }
+        if let value = section.value("preprocessing") {
+            var passes: Set<Preprocessing> = []
+            for item in try value.items() { passes.insert(try item.choice(Preprocessing.self)) }
+            decoder.preprocessing = passes
+        }
         try section.finish()
     }
 

@@ -5,6 +5,9 @@ import ScannerCore
 public final class ZBarDecoder: Decoder {
     private let scanner: OpaquePointer
     private let image: OpaquePointer
+    private let secondScale: Bool
+    /// The half-size copy of the viewport for the second-scale pass, reused from frame to frame.
+    private var half: [UInt8] = []
 
     /// The symbologies libzbar can read.
     public static let supported: Set<Symbology> = Set(symbolTypes.keys)
@@ -32,6 +35,9 @@ public final class ZBarDecoder: Decoder {
         }
         // Binary mode keeps QR bytes as they are: ZBar's charset guessing would re-encode them.
         zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_BINARY, 1)
+        // ZBar inverts and rescans by itself when a pass found nothing.
+        if config.preprocessing.contains(.inverted) { zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_TEST_INVERTED, 1) }
+        secondScale = config.preprocessing.contains(.secondScale)
     }
 
     deinit {
@@ -41,12 +47,46 @@ public final class ZBarDecoder: Decoder {
 
     public func decode(_ frame: Frame, in region: PixelRect) throws(DecoderError) -> [Symbol] {
         // ZBar has no stride: it sees rows `stride` wide and is cropped to the real pixels.
-        zbar_image_set_size(image, UInt32(frame.stride), UInt32(frame.height))
-        zbar_image_set_crop(image, UInt32(region.x), UInt32(region.y), UInt32(region.width), UInt32(region.height))
-        zbar_image_set_data(image, frame.storage.base, UInt(min(frame.storage.count, frame.stride * frame.height)), nil)
+        let found = try scan(frame.storage.base, count: min(frame.storage.count, frame.stride * frame.height),
+                             width: frame.stride, height: frame.height, crop: region, sequence: frame.sequence)
+        guard found.isEmpty, secondScale, region.width >= 64, region.height >= 64 else { return found }
+        return try scanHalfSize(frame, region: region)
+    }
+
+    /// The viewport at half size (2x2 means), scanned, with corners scaled back to the frame.
+    private func scanHalfSize(_ frame: Frame, region: PixelRect) throws(DecoderError) -> [Symbol] {
+        let width = region.width / 2, height = region.height / 2
+        if half.count != width * height { half = [UInt8](repeating: 0, count: width * height) }
+        let base = frame.storage.base.assumingMemoryBound(to: UInt8.self), stride = frame.stride
+        half.withUnsafeMutableBufferPointer { out in
+            for y in 0..<height {
+                let top = base + (region.y + 2 * y) * stride + region.x, bottom = top + stride
+                for x in 0..<width {
+                    let sum = Int(top[2 * x]) + Int(top[2 * x + 1]) + Int(bottom[2 * x]) + Int(bottom[2 * x + 1])
+                    out[y * width + x] = UInt8(sum / 4)
+                }
+            }
+        }
+        let scanned = half.withUnsafeBytes { raw in
+            Result { () throws(DecoderError) in
+                try scan(raw.baseAddress!, count: raw.count, width: width, height: height,
+                         crop: PixelRect(x: 0, y: 0, width: width, height: height), sequence: frame.sequence)
+            }
+        }
+        return try scanned.get().map { symbol in
+            var scaled = symbol
+            scaled.corners = Corners(symbol.corners.points.map { Point(x: region.x + 2 * $0.x, y: region.y + 2 * $0.y) })
+            return scaled
+        }
+    }
+
+    private func scan(_ pixels: UnsafeRawPointer, count: Int, width: Int, height: Int, crop: PixelRect, sequence: UInt64) throws(DecoderError) -> [Symbol] {
+        zbar_image_set_size(image, UInt32(width), UInt32(height))
+        zbar_image_set_crop(image, UInt32(crop.x), UInt32(crop.y), UInt32(crop.width), UInt32(crop.height))
+        zbar_image_set_data(image, pixels, UInt(count), nil)
         defer { zbar_image_set_data(image, nil, 0, nil) }
         guard zbar_scan_image(scanner, image) >= 0 else {
-            throw DecoderError("libzbar failed on frame \(frame.sequence)")
+            throw DecoderError("libzbar failed on frame \(sequence)")
         }
         var symbols: [Symbol] = []
         var next = zbar_image_first_symbol(image)

@@ -11,6 +11,8 @@ import ScannerCore
 public final class ZXingDecoder: Decoder {
     private var options: czx_options
     private let lengths: [Symbology: LengthLimit]
+    /// Look again with the global-histogram binarizer when the local-average one found nothing.
+    private let binarizerPass: Bool
 
     /// The symbologies zxing-cpp reads here.
     public static let supported: Set<Symbology> = Set(formats.keys)
@@ -24,10 +26,19 @@ public final class ZXingDecoder: Decoder {
         options = czx_options(
             formats: wanted.reduce(0) { $0 | Self.formats[$1]! }, try_harder: 1, try_rotate: 1, try_downscale: 1, binarizer: 0)
         lengths = config.lengths
+        binarizerPass = config.preprocessing.contains(.binarizer)
     }
 
     public func decode(_ frame: Frame, in region: PixelRect) throws(DecoderError) -> [Symbol] {
         guard options.formats != 0 else { return [] }
+        options.binarizer = 0
+        let found = try read(frame, in: region)
+        guard found.isEmpty, binarizerPass else { return found }
+        options.binarizer = 1
+        return try read(frame, in: region)
+    }
+
+    private func read(_ frame: Frame, in region: PixelRect) throws(DecoderError) -> [Symbol] {
         let origin = frame.storage.base.advanced(by: region.y * frame.stride + region.x).assumingMemoryBound(to: UInt8.self)
         var error = [CChar](repeating: 0, count: 256)
         guard let results = czx_read(origin, Int32(region.width), Int32(region.height), Int32(frame.stride), &options, &error, error.count) else {

@@ -82,8 +82,23 @@ public struct DecoderConfig: Sendable, Hashable {
     public var symbologies: Set<Symbology> = Set(Symbology.zbarDefaults)
     /// Minimum and maximum data lengths per symbology, where set.
     public var lengths: [Symbology: LengthLimit] = [:]
+    /// Extra passes tried on a frame where the first found nothing.
+    public var preprocessing: Set<Preprocessing> = Preprocessing.defaults
 
     public init() {}
+}
+
+/// A second look at a frame where the first pass found nothing (so it costs nothing once a code is read).
+public enum Preprocessing: String, Sendable, Hashable, CaseIterable {
+    /// ZBar again on the inverted image: light codes on a dark ground (phone screens in dark mode).
+    case inverted
+    /// ZBar again at half size: codes too large or too blurred for the full frame.
+    case secondScale = "second-scale"
+    /// zxing-cpp again with its global-histogram binarizer: uneven light, low contrast.
+    case binarizer
+
+    /// Chosen from the accuracy and frame-cost benchmarks (README, "Two decoders").
+    public static let defaults: Set<Preprocessing> = [.inverted, .secondScale, .binarizer]
 }
 
 /// Bounds on the number of characters a code may carry, to reject partial reads.

@@ -77,6 +77,7 @@ import Testing
         ("feedback:\n  good_read: { beep: 9 }\n", 2, "feedback.good_read.beep", "out of range"),
         ("metrics:\n  textfile: /tmp/x.txt\n", 2, "metrics.textfile", ".prom"),
         ("outputs:\n  - type: printer\n", 2, "outputs[0].type", "serial, keyboard"),
+        ("decoder:\n  preprocessing: [sharpen]\n", 2, "decoder.preprocessing[0]", "inverted, second-scale, binarizer"),
         ("outputs:\n  - type: serial\n", 2, "outputs[0]", "needs device"),
         ("outputs:\n  - { type: serial, device: /dev/ttyS0, baud: 9601 }\n", 2, "outputs[0].baud", "9600"),
         ("outputs:\n  - { type: serial, device: /dev/ttyS0, parity: mark }\n", 2, "outputs[0].parity", "none, even, odd"),
@@ -150,6 +151,8 @@ import Testing
         #expect(keyboard.groupSeparator == .stroke(.letter("g"), [.ctrl, .shift]))
         #expect(config.outputs[1].format.terminator == .tab)
         #expect(config.gpio.beepAfterAcceptance == false)
+        #expect(try ConfigFile.parse("decoder:\n  preprocessing: []\n", file: "p.conf").decoder.preprocessing.isEmpty)
+        #expect(try ConfigFile.parse("decoder:\n  preprocessing: [inverted]\n", file: "p.conf").decoder.preprocessing == [.inverted])
         let keyboardDefaults = try ConfigFile.parse("outputs:\n  - type: keyboard\n", file: "k.conf").outputs[0]
         #expect(keyboardDefaults.format.terminator == .cr, "Enter after each read")
         #expect(keyboardDefaults.name == "keyboard uinput /dev/uinput")
