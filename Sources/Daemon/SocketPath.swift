@@ -44,6 +44,12 @@ enum SocketPath {
         return (stat(path, &status) == 0 ? status.st_ino : nil, problem)
     }
 
+    /// A name beside `path` for binding before the socket is published (short: socket paths are limited to 107 bytes).
+    static func stagingPath(for path: String) -> String {
+        let directory = path.lastIndex(of: "/").map { String(path[..<$0]) } ?? "."
+        return "\(directory)/.ks\(getpid())"
+    }
+
     /// Removes the socket file if it is still the one we bound.
     static func remove(_ path: String, ifInode inode: ino_t) {
         var status = stat()

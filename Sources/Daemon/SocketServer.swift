@@ -70,9 +70,16 @@ public final class SocketServer: ReadSink, @unchecked Sendable {
             return
         }
         try SocketPath.prepare(config.path)
-        let channel = try await bootstrap.bind(unixDomainSocketPath: config.path).get()
+        // Bound under a private name, given its mode and group, then renamed into place: no client
+        // can connect before the permissions are right.
+        let staging = SocketPath.stagingPath(for: config.path)
+        let channel = try await bootstrap.bind(unixDomainSocketPath: staging, cleanupExistingSocketFile: true).get()
         listener.withLock { $0 = channel }
-        let published = SocketPath.publish(config.path, mode: config.mode, group: config.group)
+        var published = SocketPath.publish(staging, mode: config.mode, group: config.group)
+        if rename(staging, config.path) != 0 {
+            published.problem = published.problem ?? "cannot move the socket into place at \(config.path): \(String(cString: strerror(errno)))"
+            unlink(staging)
+        }
         socketInode.withLock { $0 = published.inode }
         if let problem = published.problem { logger.error("\(problem)") }
         logger.info("listening on \(config.path)", metadata: ["mode": "\(String(config.mode, radix: 8))", "format": "\(config.format.rawValue)"])
