@@ -6,6 +6,10 @@ struct KioskScanner: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "kiosk-scanner",
         abstract: "A barcode scanner daemon for a camera, an LED and a buzzer on a small Linux board.",
+        version: KioskScanner.version,
         subcommands: [Run.self, Scan.self, CheckConfig.self, Listen.self, Status.self, Snapshot.self, Record.self, GPIOTest.self]
     )
+
+    /// The release, as `--version` and the Debian package give it.
+    static let version = "0.1.0"
 }
