@@ -105,5 +105,6 @@ public final class KeyboardOutput: Output {
             }
         }
         device.close()
+        worker.finished()
     }
 }

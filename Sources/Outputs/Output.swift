@@ -11,7 +11,8 @@ public protocol Output: Sendable {
     func send(_ read: Read, done: @escaping @Sendable (Bool) -> Void)
     /// How the output is doing.
     var health: OutputHealth { get }
-    /// Stops the thread; queued reads are given up (and counted).
+    /// Stops the thread; queued reads are given up (and counted). Returns once the device is closed
+    /// (a uinput keyboard destroyed, a port's lines restored), or after a second if the thread hangs.
     func stop()
 }
 
@@ -46,6 +47,7 @@ final class OutputWorker: Sendable {
     let maxAge: Double
     private let queue = Mutex<(items: [Item], stopped: Bool)>(([], false))
     private let wake = DispatchSemaphore(value: 0)
+    private let closed = DispatchSemaphore(value: 0)
     let healthState: Mutex<OutputHealth>
 
     init(name: String, capacity: Int, maxAge: Double) {
@@ -90,8 +92,9 @@ final class OutputWorker: Sendable {
 
     var isStopped: Bool { queue.withLock { $0.stopped } }
 
-    /// Stops taking reads and gives up those waiting.
-    func stop() {
+    /// Stops taking reads, gives up those waiting, and waits up to `timeout` seconds for the
+    /// thread to say it closed its device (`finished()`), so that the process does not exit first.
+    func stop(timeout: Double = 1) {
         let left = queue.withLock { state -> [Item] in
             state.stopped = true
             defer { state.items.removeAll() }
@@ -99,7 +102,11 @@ final class OutputWorker: Sendable {
         }
         for item in left { fail(item, reason: "shutdown") }
         wake.signal()
+        _ = closed.wait(timeout: .now() + timeout)
     }
+
+    /// Called by the output's thread as its last act, after closing its device.
+    func finished() { closed.signal() }
 
     func setState(_ state: String, _ detail: String? = nil) {
         healthState.withLock {

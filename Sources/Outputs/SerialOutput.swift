@@ -70,6 +70,7 @@ public final class SerialOutput: Output {
             }
         }
         if fd >= 0 { close(fd) }
+        worker.finished()
     }
 
     private enum WriteResult { case sent, gone(String), stalled }

@@ -192,8 +192,9 @@ import Glibc
         }
         var events: [(type: UInt16, code: UInt16, value: Int32)] = []
         let deadline = Date().addingTimeInterval(10)
-        // "Ab1" + Enter and "second" + Enter: each key a press and a release, each with its SYN (Shift adds 4 for A).
-        let wanted = (4 + 1 + 1 + 1 + 6 + 1) * 4
+        // "Ab1" + Enter and "second" + Enter: each key a press and a release, each with its SYN
+        // (4 events a key); Shift around A counts as a second key.
+        let wanted = (2 + 1 + 1 + 1 + 6 + 1) * 4
         while events.count < wanted && Date() < deadline {
             let data = (try? Data(contentsOf: URL(fileURLWithPath: device + ".events"))) ?? Data()
             events = stride(from: 0, to: data.count - 23, by: 24).map { offset in
