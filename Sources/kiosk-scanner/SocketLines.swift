@@ -14,11 +14,19 @@ final class SocketLines {
     private var searched = 0
     private var chunk = [UInt8](repeating: 0, count: 256 << 10)
 
-    /// Connects, or returns nil with errno set.
-    init?(path: String) {
+    /// Connects, or returns nil with errno set. With a `timeout`, `next()` gives up (nil, with
+    /// `timedOut` set) when the daemon sends nothing for that many seconds.
+    init?(path: String, timeout: Double? = nil) {
         fd = UnixAddress.connect(path)
         guard fd >= 0 else { return nil }
+        if let timeout {
+            var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1e6))
+            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        }
     }
+
+    /// Whether the last `next()` returned nil because the daemon was silent past the timeout.
+    private(set) var timedOut = false
 
     deinit { close(fd) }
 
@@ -55,6 +63,7 @@ final class SocketLines {
             }
             let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
+            timedOut = count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
             if count <= 0 { return nil }
             chunk.withUnsafeBytes { buffer.append(contentsOf: $0.prefix(count)) }
         }

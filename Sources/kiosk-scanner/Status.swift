@@ -17,13 +17,36 @@ struct Status: ParsableCommand {
     @Flag(help: "Print the counters in Prometheus text format instead.")
     var prometheus = false
 
+    @Option(help: "Seconds to wait for the daemon's reply.")
+    var timeout = 5.0
+
     func run() throws {
-        guard let connection = SocketLines(path: socket) else {
+        guard let connection = SocketLines(path: socket, timeout: timeout) else {
             Scan.fail("cannot connect to \(socket): \(String(cString: strerror(errno))); is the daemon running?")
             throw ExitCode(2)
         }
         connection.send(prometheus ? "metrics" : "status")
         while let line = connection.next() {
+            let text = String(decoding: line, as: UTF8.self)
+            // A plain-format socket answers `status` with one "ok key=value ..." line.
+            if !prometheus, text.hasPrefix("ok camera=") {
+                guard !json else {
+                    Scan.fail("\(socket) is a plain-format socket, which has no JSON status (socket.format: json): \(text)")
+                    throw ExitCode(2)
+                }
+                print(text.dropFirst(3))
+                return
+            }
+            // ... and `metrics` with the exposition's lines, then "ok"; reads may come in between.
+            if prometheus, !text.hasPrefix("{") {
+                if text == "ok" { return }
+                if text.hasPrefix("# ") || text.hasPrefix("kiosk_scanner_") { print(text) }
+                continue
+            }
+            if text.hasPrefix("error: ") {
+                Scan.fail("the daemon says: \(text.dropFirst(7))")
+                throw ExitCode(2)
+            }
             guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any], object["type"] as? String == "reply" else { continue }
             if prometheus {
                 print(object["metrics"] as? String ?? "", terminator: "")
@@ -34,7 +57,11 @@ struct Status: ParsableCommand {
             }
             return
         }
-        Scan.fail("\(socket) closed without a reply (is socket.format plain? status needs json)")
+        if connection.timedOut {
+            Scan.fail("no reply from the daemon on \(socket) within \(timeout) s")
+            throw ExitCode(2)
+        }
+        Scan.fail("\(socket) closed without a reply")
         throw ExitCode(2)
     }
 

@@ -35,4 +35,35 @@ import Testing
         let missing = try Tool.capture(Tool.scannerBinary, ["status", "--socket", daemon.directory + "/nope.sock"])
         #expect(missing.status == 2 && missing.stderr.contains("is the daemon running?"))
     }
+
+    @Test func statusWorksOnAPlainSocketAndGivesUpOnASilentOne() throws {
+        let replay = try Fixtures.replayDirectory(codes: ["plain status"], blanks: 20)
+        let daemon = try DaemonProcess(config: Fixtures.config(device: "replay:\(replay)", extra: "socket:\n  format: plain\n"))
+        let client = try daemon.connect()
+        #expect(client.line() == "plain status")
+
+        let text = try Tool.capture(Tool.scannerBinary, ["status", "--socket", daemon.socketPath])
+        #expect(text.status == 0 && text.stdout.hasPrefix("camera=streaming torch="), "\(text.stdout) \(text.stderr)")
+        let json = try Tool.capture(Tool.scannerBinary, ["status", "--json", "--socket", daemon.socketPath])
+        #expect(json.status == 2 && json.stderr.contains("plain-format socket"))
+        let metrics = try Tool.capture(Tool.scannerBinary, ["status", "--prometheus", "--socket", daemon.socketPath])
+        #expect(metrics.status == 0 && metrics.stdout.contains("# TYPE kiosk_scanner_decode_seconds histogram"))
+        #expect(!metrics.stdout.contains("plain status"), "reads on the socket are not metrics")
+
+        // A socket that accepts and never answers (a hung daemon): status says so instead of hanging.
+        let silent = daemon.directory + "/silent.sock"
+        let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(listener) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in silent.utf8.enumerated() { raw[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0 && listen(listener, 4) == 0)
+        let hung = try Tool.capture(Tool.scannerBinary, ["status", "--timeout", "0.5", "--socket", silent])
+        #expect(hung.status == 2 && hung.stderr.contains("no reply from the daemon"), "\(hung.stderr)")
+    }
 }
