@@ -1,0 +1,175 @@
+# The rig's scenarios, sourced by guest.sh inside the guest. Each prints one line,
+# "vm: PASS name" or "vm: FAIL name: why", to the console and to /run/vmout/results.
+# Environment (from params.sh): KS_DAEMON, KS_BIN, KS_CACHE, KS_VMDIR, KS_CYCLES, KS_BREAK_STREAMON.
+
+RESULTS=/run/vmout/results
+result() { echo "vm: $*" | tee -a "$RESULTS"; }
+pass() { result "PASS $1"; }
+fail() { result "FAIL $1: $2"; }
+
+# Waits up to $1 seconds for the command in $2... to succeed.
+wait_for() {
+    local seconds=$1; shift
+    local end=$(( $(date +%s) + seconds ))
+    until "$@"; do
+        [ "$(date +%s)" -ge "$end" ] && return 1
+        sleep 0.2
+    done
+}
+
+blank_pgm() { { printf 'P5 640 480 255\n'; head -c 307200 /dev/zero | tr '\0' '\310'; } >"$1"; }
+
+start_daemon() { # start_daemon NAME CONFIG-TEXT [env...]: the daemon with its own socket under /tmp/ks-NAME
+    local name=$1 config=$2; shift 2
+    local dir=/tmp/ks-$name
+    mkdir -p "$dir"
+    printf '%s\nsocket: { path: %s/scan.sock }\n' "$config" "$dir" >"$dir/conf"
+    # The log goes to the host (.build/vm/out/NAME.log); the socket cannot live on the 9p share.
+    env "$@" "$KS_DAEMON" run --config "$dir/conf" --log-level debug >"/run/vmout/$name.log" 2>&1 &
+    echo $! >"$dir/pid"
+    wait_for 30 test -S "$dir/scan.sock"
+}
+stop_daemon() { local dir=/tmp/ks-$1; kill "$(cat "$dir/pid")" 2>/dev/null; wait "$(cat "$dir/pid")" 2>/dev/null; }
+camera_state() { "$KS_DAEMON" status --json --socket "/tmp/ks-$1/scan.sock" 2>/dev/null | grep -o '"camera":"[a-z-]*"' | head -1 | cut -d'"' -f4; }
+streaming() { [ "$(camera_state "$1")" = streaming ]; }
+
+# ---- V4L2: vivid's capture node, fed through vivid's video loop from its output node ----------
+
+vivid_up() {
+    modprobe vivid n_devs=1 node_types=0x101 num_inputs=1 input_types=0x3 num_outputs=1 output_types=0x1 || return 1
+    wait_for 10 test -e /dev/video1
+}
+
+feed() { # feed CODE: the feeder streams a frame with CODE into the output node
+    "$KS_BIN/feeder" /dev/video1 /dev/video0 "$KS_CACHE/codes/$1.hex" >>/tmp/ks-vivid/feeder.log 2>&1 &
+    echo $! >/tmp/ks-vivid/feeder.pid
+}
+unfeed() { kill "$(cat /tmp/ks-vivid/feeder.pid 2>/dev/null)" 2>/dev/null; wait "$(cat /tmp/ks-vivid/feeder.pid 2>/dev/null)" 2>/dev/null; true; }
+heard() { grep -q ":$1\$" /tmp/ks-vivid/listen.out 2>/dev/null; }
+
+scenario_vivid_capture() {
+    vivid_up || { fail vivid-capture "modprobe vivid failed"; return; }
+    local env=()
+    [ "$KS_BREAK_STREAMON" = 1 ] && env=(LD_PRELOAD="$KS_BIN/streamon-noop.so")
+    start_daemon vivid "camera: { device: /dev/video0, width: 640, height: 480, fps: 30 }
+viewport: { square: 0.9 }
+scanner: { stall_timeout: 2 }" "${env[@]}" || { fail vivid-capture "the daemon did not open its socket"; return; }
+    "$KS_DAEMON" listen --socket /tmp/ks-vivid/scan.sock >/tmp/ks-vivid/listen.out 2>/tmp/ks-vivid/listen.err &
+    wait_for 30 streaming vivid \
+        || { fail vivid-capture "the daemon never streamed from /dev/video0: $(tail -2 /run/vmout/vivid.log | tr '\n' ' ')"; return; }
+    feed VM-000
+    if wait_for 60 heard VM-000; then
+        pass vivid-capture
+    else
+        fail vivid-capture "VM-000 never came out on the socket (camera $(camera_state vivid); $(grep -c 'frame' /run/vmout/vivid.log) log lines with frames)"
+    fi
+}
+
+scenario_vivid_replug() {
+    [ -S /tmp/ks-vivid/scan.sock ] || { fail vivid-replug "no daemon (vivid-capture did not run)"; return; }
+    local cycle code
+    for cycle in $(seq 1 "$KS_CYCLES"); do
+        code=$(printf 'VM-%03d' "$cycle")
+        unfeed
+        echo vivid.0 >/sys/bus/platform/drivers/vivid/unbind || { fail vivid-replug "cycle $cycle: unbind failed"; return; }
+        wait_for 20 eval '! streaming vivid' \
+            || { fail vivid-replug "cycle $cycle: the daemon did not notice the unbind"; return; }
+        echo vivid.0 >/sys/bus/platform/drivers/vivid/bind || { fail vivid-replug "cycle $cycle: bind failed"; return; }
+        wait_for 30 streaming vivid \
+            || { fail vivid-replug "cycle $cycle: the daemon did not stream again after the rebind"; return; }
+        feed "$code"
+        wait_for 60 heard "$code" || { fail vivid-replug "cycle $cycle: $code never came out after the replug"; return; }
+        echo "vm-guest: replug cycle $cycle: $code delivered" >/dev/console
+    done
+    unfeed
+    local reconnects
+    reconnects=$("$KS_DAEMON" status --json --socket /tmp/ks-vivid/scan.sock | grep -o '"reconnects":[0-9]*' | cut -d: -f2)
+    pass "vivid-replug-$KS_CYCLES ($KS_CYCLES unbind/bind cycles, every code delivered, $reconnects reconnects counted)"
+    stop_daemon vivid
+}
+
+# ---- Keyboard wedge and serial: uinput, and the USB gadgets on dummy_hcd ------------------------
+
+wedge_frames() { # a replay directory, small because a debug build under TCG is slow to load it:
+    # a sixth of a second of blank, a frame with KS-Wedge-42, blank again; replay loops it.
+    local dir=/tmp/ks-frames
+    mkdir -p "$dir"
+    for n in $(seq -w 1 5); do blank_pgm "$dir/a-$n.pgm"; done
+    "$KS_BIN/feeder" --pgm "$dir/b-code.pgm" 640 480 "$KS_CACHE/codes/wedge.hex"
+    for n in $(seq -w 1 5); do blank_pgm "$dir/c-$n.pgm"; done
+    echo "$dir"
+}
+
+# No udev in the guest: nothing loads drivers by modalias, so each scenario loads what it needs.
+# evdev makes /dev/input/event*, hid_generic binds the USB keyboard's interface.
+
+scenario_uinput() {
+    modprobe uinput && modprobe evdev || { fail uinput "modprobe uinput evdev failed"; return; }
+    local frames; frames=$(wedge_frames)
+    "$KS_BIN/keyread" --timeout 60 --until KS-Wedge-42 "kiosk-scanner keyboard" >/tmp/uinput.typed 2>/tmp/uinput.err &
+    local reader=$!
+    start_daemon uinput "camera: { device: \"replay:$frames\" }
+viewport: { square: 0.9 }
+outputs:
+  - { type: keyboard, backend: uinput, device: /dev/uinput, layout: us }" || { fail uinput "the daemon did not start"; return; }
+    wait "$reader"
+    stop_daemon uinput
+    if [ "$(cat /tmp/uinput.typed)" = KS-Wedge-42 ]; then
+        pass uinput
+    else
+        fail uinput "typed '$(cat /tmp/uinput.typed)' ($(tr '\n' ' ' </tmp/uinput.err); $(grep -v ' debug ' /run/vmout/uinput.log | grep -i uinput | tail -1 | cut -c1-200))"
+    fi
+}
+
+scenario_gadgets() {
+    modprobe dummy_hcd && modprobe libcomposite && modprobe usb_f_hid && modprobe usb_f_acm \
+        && modprobe usbhid && modprobe hid_generic && modprobe evdev && modprobe cdc_acm || { fail hid-gadget "modules missing"; fail acm-gadget "modules missing"; return; }
+    KS_GADGET_UDC=dummy_udc.0 "$KS_VMDIR/../../../systemd/kiosk-scanner-gadget" start hid acm >/tmp/gadget.log 2>&1 \
+        || { fail hid-gadget "kiosk-scanner-gadget: $(tr '\n' ' ' </tmp/gadget.log)"; fail acm-gadget "no gadget"; return; }
+    wait_for 20 test -c /dev/hidg0 || { fail hid-gadget "no /dev/hidg0"; }
+    wait_for 20 test -c /dev/ttyACM0 || { fail acm-gadget "no /dev/ttyACM0 on the host side"; }
+    # The host side of the serial line, raw, read before anything is written.
+    stty -F /dev/ttyACM0 raw -echo 2>/dev/null
+    timeout 60 head -c 13 /dev/ttyACM0 >/tmp/acm.out 2>/tmp/acm.err &
+    local serial=$!
+    "$KS_BIN/keyread" --timeout 60 --until KS-Wedge-42 "barcode scanner" >/tmp/hid.typed 2>/tmp/hid.err &
+    local reader=$!
+    local frames; frames=$(wedge_frames)
+    start_daemon gadget "camera: { device: \"replay:$frames\" }
+viewport: { square: 0.9 }
+outputs:
+  - { type: keyboard, backend: hid-gadget, device: /dev/hidg0, layout: us }
+  - { type: serial, device: /dev/ttyGS0, baud: 115200 }" || { fail hid-gadget "the daemon did not start"; return; }
+    wait "$reader"
+    wait "$serial"
+    stop_daemon gadget
+    if [ "$(cat /tmp/hid.typed)" = KS-Wedge-42 ]; then
+        pass "hid-gadget (dummy_hcd: typed through /dev/hidg0, read back from the host's usbhid keyboard)"
+    else
+        fail hid-gadget "typed '$(cat /tmp/hid.typed)' ($(tr '\n' ' ' </tmp/hid.err); $(grep -v ' debug ' /run/vmout/gadget.log | grep -i hidg | tail -1 | cut -c1-200))"
+    fi
+    if [ "$(cat /tmp/acm.out)" = "$(printf 'KS-Wedge-42\r\n')" ]; then
+        pass "acm-gadget (written to /dev/ttyGS0, read from /dev/ttyACM0)"
+    else
+        fail acm-gadget "read '$(od -c /tmp/acm.out | head -2 | tr '\n' ' ')' ($(tr '\n' ' ' </tmp/acm.err); $(grep -v ' debug ' /run/vmout/gadget.log | grep -i ttyGS0 | tail -1 | cut -c1-200))"
+    fi
+    "$KS_VMDIR/../../../systemd/kiosk-scanner-gadget" stop >/dev/null 2>&1
+}
+
+scenario_gpio_sim() {
+    result "SKIP gpio-sim: Debian's kernel has no gpio-sim and building it out of tree (linux-source-6.1 against linux-headers) is not done yet; GPIO is covered by the libgpiod emulation"
+}
+
+run_scenarios() {
+    for scenario in "$@"; do
+        case $scenario in
+            vivid-capture) scenario_vivid_capture ;;
+            vivid-replug) scenario_vivid_replug ;;
+            uinput) scenario_uinput ;;
+            hid-gadget) scenario_gadgets ;;
+            acm-gadget) ;;  # with hid-gadget: one gadget carries both functions
+            gpio-sim) scenario_gpio_sim ;;
+            *) fail "$scenario" "no such scenario" ;;
+        esac
+    done
+}

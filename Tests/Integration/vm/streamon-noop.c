@@ -1,0 +1,42 @@
+// streamon-noop.so: a deliberately broken ioctl sequence, to show the rig catches it.
+// LD_PRELOAD it into the daemon and VIDIOC_STREAMON (0x40045612) answers success without reaching
+// the driver: the daemon believes it streams, no frame ever arrives, no code is read, and the
+// vivid scenarios must FAIL (`Tests/Integration/vm/run --break-streamon`).
+// The daemon reaches the camera through libv4l2's v4l2_ioctl(), which calls the kernel with
+// syscall(SYS_ioctl) and so bypasses an ioctl() interposer: both entry points are covered.
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <linux/videodev2.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <sys/ioctl.h>
+
+static int noted;
+
+static int is_streamon(unsigned long request) {
+    if (request != VIDIOC_STREAMON) return 0;
+    if (!noted++) fprintf(stderr, "streamon-noop: VIDIOC_STREAMON swallowed (rig self-test)\n");
+    return 1;
+}
+
+int v4l2_ioctl(int fd, unsigned long request, ...) {
+    va_list ap;
+    va_start(ap, request);
+    void *arg = va_arg(ap, void *);
+    va_end(ap);
+    if (is_streamon(request)) return 0;
+    static int (*real)(int, unsigned long, ...);
+    if (!real) real = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "v4l2_ioctl");
+    return real(fd, request, arg);
+}
+
+int ioctl(int fd, unsigned long request, ...) {
+    va_list ap;
+    va_start(ap, request);
+    void *arg = va_arg(ap, void *);
+    va_end(ap);
+    if (is_streamon(request)) return 0;
+    static int (*real)(int, unsigned long, ...);
+    if (!real) real = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
+    return real(fd, request, arg);
+}
