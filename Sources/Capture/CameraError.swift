@@ -18,7 +18,7 @@ public struct CameraError: Error, CustomStringConvertible, Sendable {
     public init(errno: Errno, device: String, during action: String, streaming: Bool) {
         self.device = device
         switch errno {
-        case .noSuchFileOrDirectory, .noSuchAddressOrDevice where !streaming:
+        case .noSuchFileOrDirectory where !streaming, .noSuchAddressOrDevice where !streaming:
             state = .unavailable
             detail = "\(device) does not exist: is the camera plugged in? (\(action): \(errno))"
         case .resourceBusy where !streaming:

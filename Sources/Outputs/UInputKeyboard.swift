@@ -49,7 +49,8 @@ final class UInputKeyboard: KeyboardDevice, @unchecked Sendable {
             usleep(500_000)
             return
         }
-        let sysfs = "/sys/devices/virtual/input/\(String(cString: name))"
+        let sysname = String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        let sysfs = "/sys/devices/virtual/input/\(sysname)"
         for _ in 0..<200 {
             let events = (try? FileManager.default.contentsOfDirectory(atPath: sysfs))?.filter { $0.hasPrefix("event") } ?? []
             if let event = events.first, FileManager.default.fileExists(atPath: "/dev/input/\(event)") { break }
