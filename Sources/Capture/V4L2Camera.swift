@@ -127,8 +127,15 @@ public final class V4L2Camera: FrameSource {
         guard events & Int16(POLLIN) != 0 else { return nil }
 
         // Take every ready buffer and keep only the newest: decoding never works on a stale frame.
+        // After the first, ask poll (not a failing VIDIOC_DQBUF, which libv4l2 prints) whether
+        // another is ready.
         var newest: v4l2_buffer?
         while true {
+            if newest != nil {
+                let more: Int16
+                do { more = try device.poll(timeoutMilliseconds: 0) } catch { throw lost(error, "poll") }
+                guard more & Int16(POLLIN) != 0 else { break }
+            }
             var buffer = v4l2_buffer()
             buffer.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
             buffer.memory = V4L2_MEMORY_MMAP.rawValue

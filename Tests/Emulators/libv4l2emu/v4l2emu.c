@@ -12,6 +12,7 @@
 #include <linux/videodev2.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -304,6 +305,10 @@ int v4l2_ioctl(int fd, unsigned long request, ...) {
     int error = check_plugged(h) != 0 ? ENODEV : ksemu_ioctl(h, request, argument);
     pthread_mutex_unlock(&lock);
     if (error) {
+        /* As libv4l2 does for a format it need not convert: every failed DQBUF, EAGAIN included,
+           is printed on stderr (V4L2_PERROR in v4l2_ioctl), so a daemon that drains until EAGAIN
+           floods its journal. */
+        if (request == VIDIOC_DQBUF) fprintf(stderr, "libv4l2: error dequeuing buf: %s\n", strerror(error));
         errno = error;
         return -1;
     }
