@@ -171,7 +171,7 @@ import Glibc
         let chip = directory + "/pwmchip0"
         try FileManager.default.createDirectory(atPath: chip + "/pwm0", withIntermediateDirectories: true)
         for file in ["export", "pwm0/enable", "pwm0/period", "pwm0/duty_cycle"] {
-            FileManager.default.createFile(atPath: "\(chip)/\(file)", contents: Data("0".utf8))
+            _ = FileManager.default.createFile(atPath: "\(chip)/\(file)", contents: Data("0".utf8))
         }
         func read(_ file: String) -> String { (try? String(contentsOfFile: "\(chip)/pwm0/\(file)", encoding: .utf8)) ?? "" }
         try camera.plug(["background": "200"])
