@@ -28,7 +28,8 @@ final class SocketLines {
     /// Whether the last `next()` returned nil because the daemon was silent past the timeout.
     private(set) var timedOut = false
 
-    deinit { close(fd) }
+    // A failed init runs deinit too: closing -1 there would set errno to EBADF, hiding the reason.
+    deinit { if fd >= 0 { close(fd) } }
 
     func send(_ line: String) {
         let bytes = Array((line + "\n").utf8)
