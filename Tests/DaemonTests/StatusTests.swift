@@ -1,3 +1,4 @@
+import Daemon
 import Foundation
 import ScannerTestSupport
 import Testing
@@ -54,14 +55,7 @@ import Testing
         let silent = daemon.directory + "/silent.sock"
         let listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(listener) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            for (index, byte) in silent.utf8.enumerated() { raw[index] = byte }
-        }
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
+        let bound = UnixAddress.with(silent) { bind(listener, $0, $1) }
         #expect(bound == 0 && listen(listener, 4) == 0)
         let hung = try Tool.capture(Tool.scannerBinary, ["status", "--timeout", "0.5", "--socket", silent])
         #expect(hung.status == 2 && hung.stderr.contains("no reply from the daemon"), "\(hung.stderr)")

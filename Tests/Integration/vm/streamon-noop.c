@@ -19,15 +19,22 @@ static int is_streamon(unsigned long request) {
     return 1;
 }
 
+typedef int (*ioctl_fn)(int, unsigned long, ...);
+
+// Swallows VIDIOC_STREAMON; passes every other request to the next definition of `name`.
+static int pass_on(const char *name, ioctl_fn *real, int fd, unsigned long request, void *arg) {
+    if (is_streamon(request)) return 0;
+    if (!*real) *real = (ioctl_fn)dlsym(RTLD_NEXT, name);
+    return (*real)(fd, request, arg);
+}
+
 int v4l2_ioctl(int fd, unsigned long request, ...) {
     va_list ap;
     va_start(ap, request);
     void *arg = va_arg(ap, void *);
     va_end(ap);
-    if (is_streamon(request)) return 0;
-    static int (*real)(int, unsigned long, ...);
-    if (!real) real = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "v4l2_ioctl");
-    return real(fd, request, arg);
+    static ioctl_fn real;
+    return pass_on("v4l2_ioctl", &real, fd, request, arg);
 }
 
 int ioctl(int fd, unsigned long request, ...) {
@@ -35,8 +42,6 @@ int ioctl(int fd, unsigned long request, ...) {
     va_start(ap, request);
     void *arg = va_arg(ap, void *);
     va_end(ap);
-    if (is_streamon(request)) return 0;
-    static int (*real)(int, unsigned long, ...);
-    if (!real) real = (int (*)(int, unsigned long, ...))dlsym(RTLD_NEXT, "ioctl");
-    return real(fd, request, arg);
+    static ioctl_fn real;
+    return pass_on("ioctl", &real, fd, request, arg);
 }
