@@ -76,6 +76,7 @@ class Reader:
             conf = os.path.join(self.work, "bench.conf")
             with open(conf, "w") as f:
                 f.write(f'camera:\n  device: "{self.node}"\nsocket:\n  format: plain\n  path: {sock_path}\n')
+                f.write(self.args.extra_config.replace("\\n", "\n"))
             self.process = subprocess.Popen(
                 [self.args.binary, "run", "--config", conf, "--log-level", "warning"],
                 env=self.env, stdout=subprocess.DEVNULL, stderr=open(os.path.join(self.work, "ours.log"), "w"))
@@ -560,6 +561,7 @@ def main():
                         help="bisections between the last rate that held and the first that did not (default 3)")
     parser.add_argument("--soak-minutes", type=float, default=10)
     parser.add_argument("--readers", default="ours,zbarcam", help="comma-separated readers to run (default ours,zbarcam)")
+    parser.add_argument("--extra-config", default="", help="YAML appended to our config, \\n for newlines (e.g. 'decoder:\\n  preprocessing: []\\n')")
     parser.add_argument("--width", type=int, default=640)
     parser.add_argument("--height", type=int, default=480)
     args = parser.parse_args()

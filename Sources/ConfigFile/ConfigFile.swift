@@ -167,6 +167,7 @@ public enum ConfigFile {
         if let value = section.value("enabled") { gating.enabled = try value.bool() }
         if let value = section.value("threshold") { gating.threshold = try value.double(in: 0...255) }
         if let value = section.value("max_interval") { gating.maxIntervalSeconds = try value.double(in: 0...60) }
+        if let value = section.value("second_look_interval") { gating.secondLookIntervalSeconds = try value.double(in: 0...3600) }
         try section.finish()
     }
 

@@ -163,7 +163,7 @@ public final class CaptureLoop: Sendable {
     /// Decodes a changed frame and hands its new reads over; returns the symbols (nil when gated) and the reads.
     private func decode(_ frame: Frame, with decoder: any Decoder, session: inout Session) -> (symbols: [Symbol]?, reads: [Read]) {
         let time = frame.timestamp > 0 ? Double(frame.timestamp) / 1e9 : Double(SystemdNotifier.monotonicNanoseconds()) / 1e9
-        guard session.gate.shouldDecode(frame, viewport: session.config.viewport.pixels(in: frame.size), at: time) else {
+        guard case .decode(let secondLooks) = session.gate.decide(frame, viewport: session.config.viewport.pixels(in: frame.size), at: time) else {
             session.tracker.touch(at: time)
             counters.update { $0.framesGated += 1 }
             return (nil, [])
@@ -172,7 +172,7 @@ public final class CaptureLoop: Sendable {
         let started = SystemdNotifier.monotonicNanoseconds()
         defer { counters.recordDecode(seconds: Double(SystemdNotifier.monotonicNanoseconds() - started) / 1e9) }
         do {
-            symbols = try decoder.symbols(in: frame, viewport: session.config.viewport)
+            symbols = try decoder.symbols(in: frame, viewport: session.config.viewport, secondLooks: secondLooks)
         } catch {
             logger.error("decoder failed on frame \(frame.sequence): \(error)")
             return (nil, [])

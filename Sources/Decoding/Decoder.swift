@@ -3,15 +3,16 @@ import ScannerCore
 /// Something that finds codes in a frame. One instance is used by one task at a time.
 public protocol Decoder: AnyObject {
     /// The codes whose modules lie in `region` of `frame`. Pixels outside `region` are not read.
-    func decode(_ frame: Frame, in region: PixelRect) throws(DecoderError) -> [Symbol]
+    /// Without `secondLooks`, only the first pass runs (none of the config's preprocessing).
+    func decode(_ frame: Frame, in region: PixelRect, secondLooks: Bool) throws(DecoderError) -> [Symbol]
 }
 
 extension Decoder {
     /// The codes inside `viewport`: only its pixels are decoded, and a code whose centre
     /// falls outside it is dropped.
-    public func symbols(in frame: Frame, viewport: Viewport) throws(DecoderError) -> [Symbol] {
+    public func symbols(in frame: Frame, viewport: Viewport, secondLooks: Bool = true) throws(DecoderError) -> [Symbol] {
         let size = frame.size
-        return try decode(frame, in: viewport.pixels(in: size)).filter { viewport.admits($0.corners, in: size) }
+        return try decode(frame, in: viewport.pixels(in: size), secondLooks: secondLooks).filter { viewport.admits($0.corners, in: size) }
     }
 }
 

@@ -38,13 +38,13 @@ public final class RoutedDecoder: Decoder {
         self.fallback = fallback && !fallbackConfig.symbologies.isEmpty ? try ZXingDecoder(config: fallbackConfig) : nil
     }
 
-    public func decode(_ frame: Frame, in region: PixelRect) throws(DecoderError) -> [Symbol] {
-        let first = try zbar?.decode(frame, in: region) ?? []
+    public func decode(_ frame: Frame, in region: PixelRect, secondLooks: Bool) throws(DecoderError) -> [Symbol] {
+        let first = try zbar?.decode(frame, in: region, secondLooks: secondLooks) ?? []
         if let fallback {
             // QR from zxing-cpp only when ZBar read nothing at all.
-            let second = try fallback.decode(frame, in: region)
+            let second = try fallback.decode(frame, in: region, secondLooks: secondLooks)
             return first + (first.isEmpty ? second : second.filter { DecoderEngine.zxingOnly.contains($0.symbology) })
         }
-        return first + (try zxing?.decode(frame, in: region) ?? [])
+        return first + (try zxing?.decode(frame, in: region, secondLooks: secondLooks) ?? [])
     }
 }

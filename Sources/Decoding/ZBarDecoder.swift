@@ -5,7 +5,10 @@ import ScannerCore
 public final class ZBarDecoder: Decoder {
     private let scanner: OpaquePointer
     private let image: OpaquePointer
+    private let inverted: Bool
     private let secondScale: Bool
+    /// Whether ZBar's own inverted rescan is switched on now.
+    private var invertedOn = false
     /// The half-size copy of the viewport for the second-scale pass, reused from frame to frame.
     private var half: [UInt8] = []
 
@@ -35,8 +38,7 @@ public final class ZBarDecoder: Decoder {
         }
         // Binary mode keeps QR bytes as they are: ZBar's charset guessing would re-encode them.
         zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_BINARY, 1)
-        // ZBar inverts and rescans by itself when a pass found nothing.
-        if config.preprocessing.contains(.inverted) { zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_TEST_INVERTED, 1) }
+        inverted = config.preprocessing.contains(.inverted)
         secondScale = config.preprocessing.contains(.secondScale)
     }
 
@@ -45,11 +47,16 @@ public final class ZBarDecoder: Decoder {
         zbar_image_scanner_destroy(scanner)
     }
 
-    public func decode(_ frame: Frame, in region: PixelRect) throws(DecoderError) -> [Symbol] {
+    public func decode(_ frame: Frame, in region: PixelRect, secondLooks: Bool) throws(DecoderError) -> [Symbol] {
+        // ZBar inverts and rescans by itself when a pass found nothing.
+        if invertedOn != (inverted && secondLooks) {
+            invertedOn.toggle()
+            zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_TEST_INVERTED, invertedOn ? 1 : 0)
+        }
         // ZBar has no stride: it sees rows `stride` wide and is cropped to the real pixels.
         let found = try scan(frame.storage.base, count: min(frame.storage.count, frame.stride * frame.height),
                              width: frame.stride, height: frame.height, crop: region, sequence: frame.sequence)
-        guard found.isEmpty, secondScale, region.width >= 64, region.height >= 64 else { return found }
+        guard found.isEmpty, secondLooks, secondScale, region.width >= 64, region.height >= 64 else { return found }
         return try scanHalfSize(frame, region: region)
     }
 

@@ -29,11 +29,11 @@ public final class ZXingDecoder: Decoder {
         binarizerPass = config.preprocessing.contains(.binarizer)
     }
 
-    public func decode(_ frame: Frame, in region: PixelRect) throws(DecoderError) -> [Symbol] {
+    public func decode(_ frame: Frame, in region: PixelRect, secondLooks: Bool) throws(DecoderError) -> [Symbol] {
         guard options.formats != 0 else { return [] }
         options.binarizer = 0
         let found = try read(frame, in: region)
-        guard found.isEmpty, binarizerPass else { return found }
+        guard found.isEmpty, secondLooks, binarizerPass else { return found }
         options.binarizer = 1
         return try read(frame, in: region)
     }

@@ -28,6 +28,19 @@ import Testing
         #expect(found.map { String(decoding: $0.bytes, as: UTF8.self) } == ["dark mode"])
     }
 
+    @Test func aDecodeWithoutSecondLooksRunsTheFirstPassOnly() throws {
+        // The gate's timer decodes on an unchanged scene skip the second looks; the next full decode takes them again.
+        let decoder = try Self.decoder(.zbar, Preprocessing.defaults)
+        let inverted = try Self.invertedQR("dark mode")
+        let grainy = Self.grain(Barcodes.centred(try ImageFile.read(path: Barcodes.qr("scaled", moduleSize: 6)), in: Size(width: 640, height: 480)), amplitude: 150)
+        for round in 0..<2 {
+            #expect(try decoder.symbols(in: inverted, viewport: .standard, secondLooks: false).isEmpty, "round \(round)")
+            #expect(try decoder.symbols(in: grainy, viewport: .standard, secondLooks: false).isEmpty, "round \(round)")
+            #expect(try decoder.symbols(in: inverted, viewport: .standard).map(\.bytes) == [Array("dark mode".utf8)], "round \(round)")
+            #expect(try decoder.symbols(in: grainy, viewport: .standard).map(\.bytes) == [Array("scaled".utf8)], "round \(round)")
+        }
+    }
+
     @Test func theHalfSizePassReportsCornersInFrameCoordinates() throws {
         // A code read at full size is never looked at again; the half-size pass only runs on misses.
         let frame = Barcodes.centred(try ImageFile.read(path: Barcodes.qr("scaled", moduleSize: 6)), in: Size(width: 640, height: 480))

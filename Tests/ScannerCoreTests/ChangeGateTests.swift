@@ -30,7 +30,7 @@ import Testing
         var gate = Self.gate()
         var decoded: [Int] = []
         for frame in 0..<60 {
-            if gate.shouldDecode(Self.scene(noise: 3, seed: UInt64(frame)), viewport: Self.region, at: Double(frame) / 30) { decoded.append(frame) }
+            if gate.decide(Self.scene(noise: 3, seed: UInt64(frame)), viewport: Self.region, at: Double(frame) / 30) != .skip { decoded.append(frame) }
         }
         // First frame, then every 0.25 s (about every 8th frame at 30 fps).
         #expect(decoded.first == 0)
@@ -40,19 +40,19 @@ import Testing
     @Test func aCodeAppearingIsDecodedInTheFrameItAppears() {
         var gate = Self.gate()
         do {
-            let decided = gate.shouldDecode(Self.scene(), viewport: Self.region, at: 0)
+            let decided = gate.decide(Self.scene(), viewport: Self.region, at: 0) != .skip
             #expect(decided)
         }
         do {
-            let decided = gate.shouldDecode(Self.scene(), viewport: Self.region, at: 0.033)
+            let decided = gate.decide(Self.scene(), viewport: Self.region, at: 0.033) != .skip
             #expect(!decided)
         }
         do {
-            let decided = gate.shouldDecode(Self.scene(square: true), viewport: Self.region, at: 0.066)
+            let decided = gate.decide(Self.scene(square: true), viewport: Self.region, at: 0.066) != .skip
             #expect(decided)
         }
         do {
-            let decided = gate.shouldDecode(Self.scene(square: true), viewport: Self.region, at: 0.1)
+            let decided = gate.decide(Self.scene(square: true), viewport: Self.region, at: 0.1) != .skip
             #expect(!decided)
         }
     }
@@ -60,12 +60,12 @@ import Testing
     @Test func brightnessFlickerIsNotChange() {
         var gate = Self.gate()
         do {
-            let decided = gate.shouldDecode(Self.scene(level: 120, square: true), viewport: Self.region, at: 0)
+            let decided = gate.decide(Self.scene(level: 120, square: true), viewport: Self.region, at: 0) != .skip
             #expect(decided)
         }
         for (index, level) in [150, 90, 135, 105].enumerated() {
             do {
-                let decided = gate.shouldDecode(Self.scene(level: level, square: true), viewport: Self.region, at: 0.03 * Double(index + 1))
+                let decided = gate.decide(Self.scene(level: level, square: true), viewport: Self.region, at: 0.03 * Double(index + 1)) != .skip
                 #expect(!decided)
             }
         }
@@ -74,19 +74,46 @@ import Testing
     @Test func resetAndDisabledAlwaysDecode() {
         var gate = Self.gate()
         do {
-            let decided = gate.shouldDecode(Self.scene(), viewport: Self.region, at: 0)
+            let decided = gate.decide(Self.scene(), viewport: Self.region, at: 0) != .skip
             #expect(decided)
         }
         gate.reset()
         do {
-            let decided = gate.shouldDecode(Self.scene(), viewport: Self.region, at: 0.01)
+            let decided = gate.decide(Self.scene(), viewport: Self.region, at: 0.01) != .skip
             #expect(decided)
         }
         var off = GatingConfig()
         off.enabled = false
         var always = ChangeGate(config: off)
         var decodes = 0
-        for step in 0..<5 where always.shouldDecode(Self.scene(), viewport: Self.region, at: Double(step) * 0.01) { decodes += 1 }
+        for step in 0..<5 where always.decide(Self.scene(), viewport: Self.region, at: Double(step) * 0.01) != .skip { decodes += 1 }
         #expect(decodes == 5)
+    }
+
+    @Test func timerDecodesTakeSecondLooksOnlyAtTheirInterval() {
+        var config = GatingConfig()
+        config.maxIntervalSeconds = 0.25
+        config.secondLookIntervalSeconds = 1
+        var gate = ChangeGate(config: config)
+        var decisions: [(time: Double, decision: GateDecision)] = []
+        // Two seconds of an unchanged noisy scene, then a card appears, at 30 fps.
+        for frame in 0..<75 {
+            let time = Double(frame) / 30
+            let decision = gate.decide(Self.scene(noise: 3, seed: UInt64(frame), square: frame >= 70), viewport: Self.region, at: time)
+            if decision != .skip { decisions.append((time, decision)) }
+        }
+        let full = decisions.filter { $0.decision == .decode(secondLooks: true) }.map(\.time)
+        let plain = decisions.filter { $0.decision == .decode(secondLooks: false) }.map(\.time)
+        // The first frame and the card's frame are changes; the timer's decodes take second looks once a second.
+        #expect(full.first == 0)
+        #expect(full.last == 70.0 / 30)
+        #expect(full.count == 4, "\(full)")
+        #expect(zip(full.dropLast(), full.dropFirst().dropLast()).allSatisfy { $1 - $0 >= 1 }, "\(full)")
+        #expect(plain.count >= 5, "\(plain)")
+        // With gating off, every frame is decoded with every look.
+        var off = GatingConfig()
+        off.enabled = false
+        var always = ChangeGate(config: off)
+        #expect(always.decide(Self.scene(), viewport: Self.region, at: 0) == .decode(secondLooks: true))
     }
 }

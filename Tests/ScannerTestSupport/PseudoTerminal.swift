@@ -12,6 +12,8 @@ public final class PseudoTerminal: @unchecked Sendable {
     /// Held open by the test too, so the raw settings stay while the daemon reopens.
     public let slave: Int32
     public let slavePath: String
+    /// Filler bytes written by `stall()` and not read yet.
+    private var stalledBytes = 0
 
     public init() throws {
         // posix_openpt() and friends, by their ioctls (Swift's Glibc module leaves them out).
@@ -60,13 +62,21 @@ public final class PseudoTerminal: @unchecked Sendable {
     /// Fills the master's input queue from the slave side, so the daemon's writes block (a host that stopped polling).
     public func stall() {
         let chunk = [UInt8](repeating: 0, count: 1024)
-        while chunk.withUnsafeBytes({ Glibc.write(slave, $0.baseAddress, $0.count) }) > 0 {}
+        while case let written = chunk.withUnsafeBytes({ Glibc.write(slave, $0.baseAddress, $0.count) }), written > 0 {
+            stalledBytes += written
+        }
     }
 
-    /// Drains everything queued on the master side.
+    /// Reads away the filler `stall()` wrote, and nothing after it: what the daemon wrote once
+    /// there was room again stays to be read.
     public func drain() {
         var chunk = [UInt8](repeating: 0, count: 65536)
-        while Glibc.read(master, &chunk, chunk.count) > 0 {}
+        while stalledBytes > 0 {
+            var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
+            guard poll(&descriptor, 1, 1000) > 0 else { break }
+            let got = Glibc.read(master, &chunk, min(chunk.count, stalledBytes))
+            if got > 0 { stalledBytes -= got }
+        }
     }
 
     /// Closes both ends: the line hangs up.
