@@ -25,9 +25,12 @@
  * so the emulator's own CPU use stays small beside the app's it is measured with. */
 #define VARIANTS 8
 
+/* The emulator runs inside the app's process, and a benchmark measures that process's RSS: like a
+ * camera, whose frames arrive by DMA into buffers that only the app maps, it keeps no frame in the
+ * app's memory. Variants live in a memfd and are copied into a buffer's memfd by the kernel; the
+ * scratch of a render is unmapped as soon as it is stored. */
 struct buffer {
     int memfd;
-    uint8_t *memory;       /* the emulator's own mapping */
     void *app_mapping;     /* the app's mapping, from v4l2_mmap */
     size_t length, used;
     int queued;
@@ -45,7 +48,7 @@ struct handle {
     uint64_t rng;
     pthread_t producer;
     pthread_cond_t changed;
-    uint8_t *variants[VARIANTS];
+    int variant_fd;                    /* VARIANTS slots of length bytes; -1 until the first render */
     size_t variant_used[VARIANTS];
     unsigned variant_generation[VARIANTS]; /* scene generation + 1 it was rendered for; 0 = none */
     int32_t controls[3];
@@ -90,9 +93,40 @@ static int check_plugged(struct handle *h) {
     return h->dead ? -1 : 0;
 }
 
+/* Copies count bytes from offset `from` of one file to the start of another, in the kernel. */
+static int copy_range(int in, off_t from, int out, size_t count) {
+    off_t to = 0;
+    while (count > 0) {
+        ssize_t copied = copy_file_range(in, &from, out, &to, count, 0);
+        if (copied <= 0) {
+            ksemu_log("copy-failed", "errno=%d", copied < 0 ? errno : 0);
+            return -1;
+        }
+        count -= (size_t)copied;
+    }
+    return 0;
+}
+
+/* Renders the scene into variant slot `variant` of the handle's variant memfd. */
+static int render_variant(struct handle *h, int variant, size_t length) {
+    if (h->variant_fd < 0) {
+        h->variant_fd = memfd_create("ksemu-variants", MFD_CLOEXEC);
+        if (h->variant_fd < 0 || ftruncate(h->variant_fd, (off_t)(VARIANTS * length)) != 0) return -1;
+    }
+    size_t pixels = (size_t)h->width * (size_t)h->height;
+    uint8_t *scratch = mmap(NULL, pixels + length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (scratch == MAP_FAILED) return -1;
+    ksemu_render_luma(&scene, scratch, h->width, h->height, &h->rng);
+    size_t used = ksemu_pack(h->fourcc, scratch, h->width, h->height, scratch + pixels, length);
+    ssize_t stored = pwrite(h->variant_fd, scratch + pixels, used, (off_t)variant * (off_t)length);
+    munmap(scratch, pixels + length);
+    if (stored != (ssize_t)used) return -1;
+    h->variant_used[variant] = used;
+    return 0;
+}
+
 static void *produce(void *argument) {
     struct handle *h = argument;
-    uint8_t *luma = malloc((size_t)h->width * (size_t)h->height);
     pthread_mutex_lock(&lock);
     while (!h->stop) {
         struct timespec wait;
@@ -116,13 +150,11 @@ static void *produce(void *argument) {
         struct buffer *b = &h->buffers[index];
         int variant = (int)(h->sequence % VARIANTS);
         if (h->variant_generation[variant] != scene.generation + 1) {
-            /* Rendered once per scene and variant, then copied: memcpy costs far less than noise. */
-            if (!h->variants[variant]) h->variants[variant] = malloc(b->length);
-            ksemu_render_luma(&scene, luma, h->width, h->height, &h->rng);
-            h->variant_used[variant] = ksemu_pack(h->fourcc, luma, h->width, h->height, h->variants[variant], b->length);
+            /* Rendered once per scene and variant, then copied: a copy costs far less than noise. */
+            if (render_variant(h, variant, b->length) != 0) continue;
             h->variant_generation[variant] = scene.generation + 1;
         }
-        memcpy(b->memory, h->variants[variant], h->variant_used[variant]);
+        if (copy_range(h->variant_fd, (off_t)variant * (off_t)b->length, b->memfd, h->variant_used[variant]) != 0) continue;
         b->used = h->variant_used[variant];
         b->queued = 0;
         b->sequence = h->sequence;
@@ -134,7 +166,6 @@ static void *produce(void *argument) {
         ksemu_log("frame", "seq=%u image=%s", b->sequence, *scene.frame ? scene.frame : "-");
     }
     pthread_mutex_unlock(&lock);
-    free(luma);
     return NULL;
 }
 
@@ -153,11 +184,9 @@ static void stop_streaming(struct handle *h) {
 }
 
 static void free_buffers(struct handle *h) {
-    for (int i = 0; i < VARIANTS; i++) free(h->variants[i]), h->variants[i] = NULL, h->variant_generation[i] = 0;
-    for (int i = 0; i < h->nbuffers; i++) {
-        munmap(h->buffers[i].memory, h->buffers[i].length);
-        close(h->buffers[i].memfd);
-    }
+    for (int i = 0; i < VARIANTS; i++) h->variant_generation[i] = 0;
+    if (h->variant_fd >= 0) close(h->variant_fd), h->variant_fd = -1;
+    for (int i = 0; i < h->nbuffers; i++) close(h->buffers[i].memfd);
     h->nbuffers = 0;
 }
 
@@ -200,7 +229,6 @@ static int request_buffers(struct handle *h, struct v4l2_requestbuffers *request
         memset(b, 0, sizeof *b);
         b->memfd = memfd_create("ksemu-buffer", MFD_CLOEXEC);
         if (b->memfd < 0 || ftruncate(b->memfd, (off_t)length) != 0) return ENOMEM;
-        b->memory = mmap(NULL, length, PROT_READ | PROT_WRITE, MAP_SHARED, b->memfd, 0);
         b->length = length;
         h->nbuffers = (int)i + 1;
     }
@@ -258,7 +286,7 @@ int v4l2_open(const char *file, int oflag, ...) {
         return -1;
     }
     memset(h, 0, sizeof *h);
-    h->in_use = 1, h->app_fd = pair[0], h->emu_fd = pair[1];
+    h->in_use = 1, h->app_fd = pair[0], h->emu_fd = pair[1], h->variant_fd = -1;
     h->nonblocking = (oflag & O_NONBLOCK) != 0;
     h->rng = 0x9E3779B97F4A7C15ull ^ (uint64_t)pair[0];
     pthread_cond_init(&h->changed, NULL);
