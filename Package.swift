@@ -12,7 +12,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
-        .package(url: "https://github.com/jpsim/Yams", from: "6.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     targets: [
@@ -25,6 +24,8 @@ let package = Package(
             name: "CZXing",
             linkerSettings: [.linkedLibrary("ZXing")]
         ),
+        // The config file's YAML: libyaml's event parser (what Yams wraps, without Foundation's ICU).
+        .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         // libgpiod 1.6 or 2.x, whichever pkg-config finds; CGPIOLines gives both one small C interface.
         .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
@@ -61,8 +62,8 @@ let package = Package(
             name: "Outputs",
             dependencies: ["ScannerCore", "CUInput", .product(name: "Logging", package: "swift-log")]
         ),
-        // The config file, parsed with Yams into the ScannerCore model.
-        .target(name: "ConfigFile", dependencies: ["ScannerCore", "Yams"]),
+        // The config file, parsed with libyaml into the ScannerCore model.
+        .target(name: "ConfigFile", dependencies: ["ScannerCore", "CYAML"]),
 
         // The supervisor: capture loop, tracking, the UNIX socket, systemd notify, reload.
         .target(

@@ -1,5 +1,4 @@
 import ScannerCore
-import Yams
 
 #if canImport(Glibc)
 import Glibc
@@ -32,13 +31,11 @@ public enum ConfigFile {
 
     /// Parses config text; `file` names it in errors.
     public static func parse(_ text: String, file: String) throws(ConfigError) -> ScannerConfig {
-        let root: Node?
+        let root: YAMLNode?
         do {
-            root = try Yams.compose(yaml: text)
-        } catch let error as YamlError {
-            throw syntaxError(error, file: file)
+            root = try YAML.compose(text)
         } catch {
-            throw ConfigError(file: file, line: nil, key: nil, reason: "\(error)")
+            throw ConfigError(file: file, line: error.line, key: nil, reason: "YAML syntax: \(error.problem)")
         }
         var top = try Section(node: root, file: file, path: "", line: 1)
         var config = ScannerConfig()
@@ -206,16 +203,5 @@ public enum ConfigFile {
         }
         if let value = section.value("interval") { metrics.intervalSeconds = try value.double(in: 1...3600) }
         try section.finish()
-    }
-
-    private static func syntaxError(_ error: YamlError, file: String) -> ConfigError {
-        switch error {
-        case .scanner(_, let problem, let mark, _), .parser(_, let problem, let mark, _), .composer(_, let problem, let mark, _):
-            return ConfigError(file: file, line: mark.line, key: nil, reason: "YAML syntax: \(problem)")
-        case .duplicatedKeysInMapping(let duplicates, let context):
-            return ConfigError(file: file, line: context.mark.line, key: duplicates.joined(separator: ", "), reason: "key given twice")
-        default:
-            return ConfigError(file: file, line: nil, key: nil, reason: "YAML: \(error)")
-        }
     }
 }

@@ -3,7 +3,7 @@ import ScannerCore
 /// The `outputs` list: serial ports and keyboard wedges, each with its framing.
 extension ConfigFile {
     static func readOutputs(_ value: Value) throws(ConfigError) -> [OutputConfig] {
-        if case .scalar(let scalar) = value.node, scalar.string.isEmpty || scalar.string == "[]" || scalar.tag == .init(.null) { return [] }
+        if case .scalar(let scalar) = value.node, scalar.isNull || scalar.string == "[]" { return [] }
         var outputs: [OutputConfig] = []
         for item in try value.items() {
             var section = try Section(node: item.node, file: item.file, path: item.key, line: item.line)

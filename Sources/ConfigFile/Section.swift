@@ -1,34 +1,36 @@
-import Yams
-
 /// One mapping of the config file, read key by key; a key nobody asked for is an error.
 struct Section {
     let file: String
     let path: String
     let line: Int?
-    private let entries: [(key: String, keyLine: Int?, value: Node)]
+    private let entries: [(key: String, keyLine: Int?, value: YAMLNode)]
     private var taken: Set<String> = []
 
-    init(node: Node?, file: String, path: String, line: Int?) throws(ConfigError) {
+    init(node: YAMLNode?, file: String, path: String, line: Int?) throws(ConfigError) {
         self.file = file
         self.path = path
-        self.line = node?.mark.map { $0.line } ?? line
+        self.line = node?.line ?? line
         guard let node else {
             self.entries = []
             return
         }
-        if case .scalar(let scalar) = node, scalar.string.isEmpty || scalar.tag == .init(.null) {
+        if case .scalar(let scalar) = node, scalar.isNull {
             self.entries = []
             return
         }
-        guard let mapping = node.mapping else {
-            throw ConfigError(file: file, line: node.mark?.line, key: path.isEmpty ? nil : path, reason: "expected a mapping of keys")
+        guard case .mapping(let mapping, _) = node else {
+            throw ConfigError(file: file, line: node.line, key: path.isEmpty ? nil : path, reason: "expected a mapping of keys")
         }
-        var entries: [(String, Int?, Node)] = []
+        var entries: [(key: String, keyLine: Int?, value: YAMLNode)] = []
         for (key, value) in mapping {
-            guard let name = key.string else {
-                throw ConfigError(file: file, line: key.mark?.line, key: path.isEmpty ? nil : path, reason: "keys must be plain words")
+            guard case .scalar(let name) = key else {
+                throw ConfigError(file: file, line: key.line, key: path.isEmpty ? nil : path, reason: "keys must be plain words")
             }
-            entries.append((name, key.mark?.line, value))
+            if let first = entries.first(where: { $0.key == name.string }) {
+                let qualified = path.isEmpty ? name.string : "\(path).\(name.string)"
+                throw ConfigError(file: file, line: name.line, key: qualified, reason: "key given twice (first on line \(first.keyLine ?? 0))")
+            }
+            entries.append((name.string, name.line, value))
         }
         self.entries = entries
     }
@@ -50,7 +52,7 @@ struct Section {
     mutating func value(_ key: String) -> Value? {
         taken.insert(key)
         guard let entry = entries.first(where: { $0.key == key }) else { return nil }
-        return Value(node: entry.value, file: file, key: qualified(key), line: entry.value.mark?.line ?? entry.keyLine)
+        return Value(node: entry.value, file: file, key: qualified(key), line: entry.value.line)
     }
 
     /// The section under `key` (empty when absent).
@@ -75,7 +77,7 @@ struct Section {
 
 /// One value of the config file with where it stands, for typed reading and precise errors.
 struct Value {
-    let node: Node
+    let node: YAMLNode
     let file: String
     let key: String
     let line: Int?
@@ -90,7 +92,7 @@ struct Value {
     }
 
     func int(in range: ClosedRange<Int>) throws(ConfigError) -> Int {
-        guard case .scalar(let scalar) = node, scalar.style == .plain, let value = Int(scalar.string) else {
+        guard case .scalar(let scalar) = node, scalar.isPlain, let value = Int(scalar.string) else {
             throw error("expected a whole number")
         }
         guard range.contains(value) else { throw error("\(value) is out of range \(range.lowerBound)...\(range.upperBound)") }
@@ -98,7 +100,7 @@ struct Value {
     }
 
     func double(in range: ClosedRange<Double>) throws(ConfigError) -> Double {
-        guard case .scalar(let scalar) = node, scalar.style == .plain, let value = Double(scalar.string), value.isFinite else {
+        guard case .scalar(let scalar) = node, scalar.isPlain, let value = Double(scalar.string), value.isFinite else {
             throw error("expected a number")
         }
         guard range.contains(value) else { throw error("\(value) is out of range \(range.lowerBound)...\(range.upperBound)") }
@@ -106,7 +108,7 @@ struct Value {
     }
 
     func bool() throws(ConfigError) -> Bool {
-        guard case .scalar(let scalar) = node, scalar.style == .plain, let value = ["true": true, "false": false][scalar.string] else {
+        guard case .scalar(let scalar) = node, scalar.isPlain, let value = ["true": true, "false": false][scalar.string] else {
             throw error("expected true or false")
         }
         return value
@@ -122,9 +124,9 @@ struct Value {
 
     /// The items of a sequence, each with its own line.
     func items() throws(ConfigError) -> [Value] {
-        guard case .sequence(let sequence) = node else { throw error("expected a list") }
+        guard case .sequence(let sequence, _) = node else { throw error("expected a list") }
         return sequence.enumerated().map { index, item in
-            Value(node: item, file: file, key: "\(key)[\(index)]", line: item.mark?.line ?? line)
+            Value(node: item, file: file, key: "\(key)[\(index)]", line: item.line)
         }
     }
 }

@@ -160,15 +160,29 @@ import Testing
 
     @Test func syntaxErrorsNameTheLine() {
         let error = #expect(throws: ConfigError.self) { try ConfigFile.parse("camera:\n  fps: 30\n  width: [1, 2\n", file: "s.conf") }
-        #expect(error?.line != nil)
+        // libyaml stops at the end of the text, where the flow sequence should have closed.
+        #expect(error?.line == 4, "\(String(describing: error))")
         #expect(error?.reason.contains("YAML syntax") == true)
+        let tab = #expect(throws: ConfigError.self) { try ConfigFile.parse("camera:\n\tfps: 30\n", file: "t.conf") }
+        #expect(tab?.line == 2, "a tab as indentation: \(String(describing: tab))")
     }
 
     @Test func duplicateKeysAreErrors() {
         let error = #expect(throws: ConfigError.self) { try ConfigFile.parse("camera:\n  fps: 30\n  fps: 15\n", file: "d.conf") }
-        // Yams finds duplicates while composing, and names the first occurrence.
-        #expect(error?.line == 2)
-        #expect(error?.key == "fps")
+        // The second occurrence is the mistake; the first is named in the reason.
+        #expect(error?.description == "d.conf:3: camera.fps: key given twice (first on line 2)")
+    }
+
+    @Test func nullsQuotesAndAliasesReadAsYAMLMeansThem() throws {
+        // An empty or ~ section is no section; a quoted number is a string, not a number.
+        #expect(try ConfigFile.parse("camera:\ngating: ~\n", file: "n.conf").gating == GatingConfig())
+        let quoted = #expect(throws: ConfigError.self) { try ConfigFile.parse("camera:\n  fps: \"30\"\n", file: "q.conf") }
+        #expect(quoted?.description == "q.conf:2: camera.fps: expected a whole number")
+        // An anchor and its alias give the same value.
+        let config = try ConfigFile.parse("camera:\n  width: &w 800\n  height: *w\n", file: "a.conf")
+        #expect(config.camera.width == 800 && config.camera.height == 800)
+        let unknown = #expect(throws: ConfigError.self) { try ConfigFile.parse("camera:\n  width: *nowhere\n", file: "u.conf") }
+        #expect(unknown?.line == 2 && unknown?.reason.contains("YAML syntax") == true, "\(String(describing: unknown))")
     }
 
     @Test func missingFileIsAClearError() {

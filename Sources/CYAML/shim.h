@@ -1,0 +1,2 @@
+// Thin shim over libyaml's event parser (the C library Yams wraps too).
+#include <yaml.h>

@@ -1,0 +1,125 @@
+import CYAML
+
+/// A YAML document as the config reader needs it: mappings, sequences and scalars, each with the
+/// line it starts on. Composed from libyaml's parser events; anchors and aliases are resolved.
+indirect enum YAMLNode {
+    case scalar(YAMLScalar)
+    case mapping([(key: YAMLNode, value: YAMLNode)], line: Int)
+    case sequence([YAMLNode], line: Int)
+
+    /// 1-based line where the node starts.
+    var line: Int {
+        switch self {
+        case .scalar(let scalar): scalar.line
+        case .mapping(_, let line), .sequence(_, let line): line
+        }
+    }
+}
+
+struct YAMLScalar {
+    let string: String
+    /// Written without quotes or block indicators: only such a scalar is a number, a bool or null.
+    let isPlain: Bool
+    let line: Int
+
+    /// YAML 1.1's null: empty, `~` or `null`, unquoted.
+    var isNull: Bool { isPlain && ["", "~", "null", "Null", "NULL"].contains(string) }
+}
+
+/// A document libyaml could not parse, with where it stopped.
+struct YAMLError: Error {
+    let line: Int?
+    let problem: String
+}
+
+enum YAML {
+    /// The document's root node, or nil for an empty document.
+    static func compose(_ text: String) throws(YAMLError) -> YAMLNode? {
+        var parser = yaml_parser_t()
+        guard yaml_parser_initialize(&parser) != 0 else { throw YAMLError(line: nil, problem: "libyaml could not allocate a parser") }
+        defer { yaml_parser_delete(&parser) }
+        let bytes = Array(text.utf8)
+        return try bytes.withUnsafeBufferPointer { buffer throws(YAMLError) in
+            yaml_parser_set_input_string(&parser, buffer.baseAddress, buffer.count)
+            var composer = Composer()
+            while true {
+                var event = yaml_event_t()
+                guard yaml_parser_parse(&parser, &event) != 0 else {
+                    let mark = parser.problem_mark
+                    let problem = parser.problem.map { String(cString: $0) } ?? "unreadable"
+                    let context = parser.context.map { " \(String(cString: $0))" } ?? ""
+                    throw YAMLError(line: Int(mark.line) + 1, problem: problem + context)
+                }
+                defer { yaml_event_delete(&event) }
+                if event.type == YAML_STREAM_END_EVENT { return composer.root }
+                try composer.take(event)
+            }
+        }
+    }
+
+    /// Builds nodes from the event stream: a stack of open collections.
+    private struct Composer {
+        private enum Open {
+            case mapping(entries: [(key: YAMLNode, value: YAMLNode)], pendingKey: YAMLNode?, line: Int, anchor: String?)
+            case sequence(items: [YAMLNode], line: Int, anchor: String?)
+        }
+
+        private var stack: [Open] = []
+        private var anchors: [String: YAMLNode] = [:]
+        private(set) var root: YAMLNode?
+        private var documents = 0
+
+        mutating func take(_ event: yaml_event_t) throws(YAMLError) {
+            let line = Int(event.start_mark.line) + 1
+            switch event.type {
+            case YAML_DOCUMENT_START_EVENT:
+                documents += 1
+                guard documents == 1 else { throw YAMLError(line: line, problem: "more than one document") }
+            case YAML_SCALAR_EVENT:
+                let data = event.data.scalar
+                let string = String(decoding: UnsafeBufferPointer(start: data.value, count: data.length), as: UTF8.self)
+                let node = YAMLNode.scalar(YAMLScalar(string: string, isPlain: data.style == YAML_PLAIN_SCALAR_STYLE, line: line))
+                try add(node, anchor: Self.string(data.anchor), line: line)
+            case YAML_ALIAS_EVENT:
+                let name = Self.string(event.data.alias.anchor) ?? ""
+                guard let node = anchors[name] else { throw YAMLError(line: line, problem: "unknown alias *\(name)") }
+                try add(node, anchor: nil, line: line)
+            case YAML_MAPPING_START_EVENT:
+                stack.append(.mapping(entries: [], pendingKey: nil, line: line, anchor: Self.string(event.data.mapping_start.anchor)))
+            case YAML_SEQUENCE_START_EVENT:
+                stack.append(.sequence(items: [], line: line, anchor: Self.string(event.data.sequence_start.anchor)))
+            case YAML_MAPPING_END_EVENT, YAML_SEQUENCE_END_EVENT:
+                switch stack.removeLast() {
+                case .mapping(let entries, _, let start, let anchor): try add(.mapping(entries, line: start), anchor: anchor, line: line)
+                case .sequence(let items, let start, let anchor): try add(.sequence(items, line: start), anchor: anchor, line: line)
+                }
+            default:
+                break
+            }
+        }
+
+        private mutating func add(_ node: YAMLNode, anchor: String?, line: Int) throws(YAMLError) {
+            if let anchor { anchors[anchor] = node }
+            guard let top = stack.popLast() else {
+                root = node
+                return
+            }
+            switch top {
+            case .mapping(var entries, let pendingKey, let start, let mappingAnchor):
+                if let pendingKey {
+                    entries.append((pendingKey, node))
+                    stack.append(.mapping(entries: entries, pendingKey: nil, line: start, anchor: mappingAnchor))
+                } else {
+                    stack.append(.mapping(entries: entries, pendingKey: node, line: start, anchor: mappingAnchor))
+                }
+            case .sequence(var items, let start, let sequenceAnchor):
+                items.append(node)
+                stack.append(.sequence(items: items, line: start, anchor: sequenceAnchor))
+            }
+        }
+
+        private static func string(_ pointer: UnsafeMutablePointer<yaml_char_t>?) -> String? {
+            pointer.map { String(cString: $0) }
+        }
+    }
+}
