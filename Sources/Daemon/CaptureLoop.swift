@@ -1,7 +1,8 @@
 import Feedback
 import Capture
 import Decoding
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import ScannerCore
 import Synchronization

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Outputs
 import ScannerCore
 
@@ -29,8 +30,10 @@ enum Event {
     static func withLuma(_ line: String, _ frame: TappedFrame) -> String {
         // Keys are sorted: "luma" is the first key that can hold text, so its first match is the field.
         let empty = "\"luma\":\"\""
-        guard let field = line.range(of: empty) else { return line }
-        return line.replacingCharacters(in: field, with: "\"luma\":\"" + Data(frame.luma).base64EncodedString() + "\"")
+        guard let field = line.utf8.firstRange(of: empty.utf8) else { return line }
+        var filled = line
+        filled.replaceSubrange(field, with: "\"luma\":\"" + Data(frame.luma).base64EncodedString() + "\"")
+        return filled
     }
 
     /// `{"type":"record-end","skipped":N}`: the recording is over; N frames came while the client was busy.

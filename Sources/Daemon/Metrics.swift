@@ -9,7 +9,7 @@ enum Metrics {
             for sample in samples { text += "kiosk_scanner_\(name)\(sample.labels) \(sample.value)\n" }
         }
         func label(_ key: String, _ value: String) -> String {
-            "{\(key)=\"\(value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\""))\"}"
+            "{\(key)=\"\(value.escaping(["\\": "\\\\", "\"": "\\\"", "\n": "\\n"]))\"}"
         }
         metric("reads_total", "counter", "Reads delivered.", [("", "\(counters.reads)")])
         metric("reads_by_symbology_total", "counter", "Reads delivered, by symbology.",

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import NIOCore
 import NIOPosix
@@ -322,7 +323,20 @@ extension Read {
     /// breaks escaped so that one read stays one line.
     var plainText: String {
         let raw = text ?? String(decoding: bytes.map { UInt16($0) }, as: UTF16.self)
-        return raw.replacingOccurrences(of: "\r", with: "\\r").replacingOccurrences(of: "\n", with: "\\n")
+        return raw.escaping(["\r": "\\r", "\n": "\\n"])
+    }
+}
+
+extension String {
+    /// The string with each of `replacements`' scalars replaced by its text. By scalar, not by
+    /// Character: "\r\n" is one Character, and both of its scalars must be escaped.
+    func escaping(_ replacements: [Unicode.Scalar: String]) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(utf8.count)
+        for scalar in unicodeScalars {
+            if let replacement = replacements[scalar] { escaped += replacement } else { escaped.unicodeScalars.append(scalar) }
+        }
+        return escaped
     }
 }
 

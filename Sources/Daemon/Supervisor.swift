@@ -1,7 +1,7 @@
 import Feedback
 import Outputs
 import ConfigFile
-import Foundation
+import FoundationEssentials
 import Logging
 import NIOCore
 import NIOPosix
@@ -102,12 +102,10 @@ struct CaptureService: Service {
         await withTaskCancellationHandler {
             await withGracefulShutdownHandler {
                 await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                    let thread = Thread {
+                    OwnThread.start(name: "capture") {
                         loop.run()
                         done.resume()
                     }
-                    thread.name = "capture"
-                    thread.start()
                 }
             } onGracefulShutdown: {
                 loop.stop()

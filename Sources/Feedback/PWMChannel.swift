@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// A passive buzzer's tone: one channel of a PWM chip under /sys/class/pwm, at half duty.

@@ -1,4 +1,6 @@
-import Foundation
+import Dispatch
+import FoundationEssentials
+import Glibc
 import Logging
 import ScannerCore
 import Synchronization
@@ -17,9 +19,7 @@ final class TriggerButton: Sendable {
         window = UInt64(debounceSeconds * 1e9)
         self.logger = logger
         self.onPress = onPress
-        let thread = Thread { [self] in watch() }
-        thread.name = "trigger-button"
-        thread.start()
+        OwnThread.start(name: "trigger-button") { [self] in watch() }
     }
 
     /// Stops watching and releases the line (within one poll interval).

@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import ScannerCore
 
 /// The board as the POS PC's USB keyboard, through the HID gadget's /dev/hidg0: 8-byte boot

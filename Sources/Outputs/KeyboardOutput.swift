@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import ScannerCore
 
@@ -41,9 +42,7 @@ public final class KeyboardOutput: Output {
         case .hidGadget: HIDGadgetKeyboard(path: keyboard.device, layout: layout, capsLockCompensation: keyboard.capsLockCompensation)
         }
         self.logger = logger
-        let thread = Thread { [self] in run() }
-        thread.name = "keyboard"
-        thread.start()
+        OwnThread.start(name: "keyboard") { [self] in run() }
     }
 
     public func send(_ read: Read, done: @escaping @Sendable (Bool) -> Void) { worker.enqueue(read, done: done) }

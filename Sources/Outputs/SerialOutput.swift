@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import ScannerCore
 
@@ -18,9 +19,7 @@ public final class SerialOutput: Output {
         format = output.format
         worker = OutputWorker(name: output.name, capacity: output.holdCount, maxAge: output.holdSeconds)
         self.logger = logger
-        let thread = Thread { [self] in run() }
-        thread.name = "serial"
-        thread.start()
+        OwnThread.start(name: "serial") { [self] in run() }
     }
 
     public func send(_ read: Read, done: @escaping @Sendable (Bool) -> Void) { worker.enqueue(read, done: done) }

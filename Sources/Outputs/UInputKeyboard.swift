@@ -1,5 +1,6 @@
 import CUInput
-import Foundation
+import FoundationEssentials
+import Glibc
 import ScannerCore
 
 /// A virtual keyboard made through /dev/uinput: created once, then EV_KEY press and release

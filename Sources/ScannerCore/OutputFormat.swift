@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// How one output frames a read: prefix, the data (with or without its AIM identifier, with GS1
 /// separators as configured), suffix, and a terminator. Pure: bytes in, bytes out.

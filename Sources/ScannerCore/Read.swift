@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A code as it is delivered: what a POS needs to act on it, worked out once from a decoder's `Symbol`.
 public struct Read: Sendable, Hashable, Codable {

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc
@@ -14,24 +14,24 @@ struct FrameMessage {
     let viewport: PixelRect
     let luma: [UInt8]
     /// Codes found in the frame and reads made from it, as the daemon encoded them.
-    let symbols: [[String: Any]]
-    let reads: [[String: Any]]
+    let symbols: [[String: JSON]]
+    let reads: [JSON]
 
     /// Parses a `frame` object; nil when it is not one or its plane does not match its size.
-    init?(_ object: [String: Any]) {
-        guard object["type"] as? String == "frame",
-              let width = object["width"] as? Int, let height = object["height"] as? Int, width > 0, height > 0,
-              let luma = object[Self.lumaKey] as? Data, luma.count == width * height,
-              let viewport = object["viewport"] as? [String: Int]
+    init?(_ object: [String: JSON], luma: Data?) {
+        guard object["type"]?.string == "frame",
+              let width = object["width"]?.int, let height = object["height"]?.int, width > 0, height > 0,
+              let luma, luma.count == width * height,
+              let viewport = object["viewport"]?.object?.compactMapValues(\.int)
         else { return nil }
         self.width = width
         self.height = height
         self.luma = [UInt8](luma)
         self.viewport = PixelRect(x: viewport["x"] ?? 0, y: viewport["y"] ?? 0, width: viewport["width"] ?? width, height: viewport["height"] ?? height)
-        sequence = (object["sequence"] as? NSNumber)?.uint64Value ?? 0
-        timestampNs = (object["timestamp_ns"] as? NSNumber)?.uint64Value ?? 0
-        symbols = object["symbols"] as? [[String: Any]] ?? []
-        reads = object["reads"] as? [[String: Any]] ?? []
+        sequence = object["sequence"]?.uint64 ?? 0
+        timestampNs = object["timestamp_ns"]?.uint64 ?? 0
+        symbols = object["symbols"]?.array?.compactMap(\.object) ?? []
+        reads = object["reads"]?.array ?? []
     }
 
     /// The frame as a binary PGM file.
@@ -42,33 +42,20 @@ struct FrameMessage {
     }
 }
 
-extension FrameMessage {
-    /// Where a parsed line keeps a frame's decoded pixels.
-    static let lumaKey = "luma-bytes"
-}
-
 extension SocketLines {
     /// The next line that is a JSON object, skipping plain-format read lines. A frame's base64
-    /// pixels are cut out before the JSON parser sees them, and put back decoded under
-    /// `FrameMessage.lumaKey` (parsing them as a JSON string would cost more than a frame interval).
-    func nextObject() -> [String: Any]? {
+    /// pixels are cut out before the JSON parser sees them, and come back decoded beside the object
+    /// (parsing them as a JSON string would cost more than a frame interval).
+    func nextObject() -> (object: [String: JSON], luma: Data?)? {
         while var line = next() {
             guard line.first == UInt8(ascii: "{") else { continue }
             var luma: Data?
-            if let field = line.range(of: Data(#""luma":""#.utf8)), let end = Self.quote(in: line, from: field.upperBound) {
+            if let field = line.firstRange(of: Array(#""luma":""#.utf8)), let end = Self.quote(in: line, from: field.upperBound) {
                 luma = Data(base64Encoded: line[field.upperBound..<end])
                 line.removeSubrange(field.upperBound..<end)
             }
-            guard var object = try? JSONSerialization.jsonObject(with: line) as? [String: Any] else { continue }
-            if let luma {
-                if var frame = object["frame"] as? [String: Any] {
-                    frame[FrameMessage.lumaKey] = luma
-                    object["frame"] = frame
-                } else {
-                    object[FrameMessage.lumaKey] = luma
-                }
-            }
-            return object
+            guard let object = JSON.object(parsing: line) else { continue }
+            return (object, luma)
         }
         return nil
     }

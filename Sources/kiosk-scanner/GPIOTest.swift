@@ -1,7 +1,8 @@
 import ArgumentParser
 import ConfigFile
 import Feedback
-import Foundation
+import FoundationEssentials
+import Glibc
 import ScannerCore
 
 /// `kiosk-scanner gpio-test`: lists the GPIO chips and drives each configured line, for checking the wiring.

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import ScannerCore
 
 #if canImport(Glibc)
@@ -44,12 +44,12 @@ struct Listen: ParsableCommand {
 
     /// Prints one event line; returns whether it was a read.
     private func emit(_ line: Data) -> Bool {
-        let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any]
-        let type = object?["type"] as? String
+        let object = JSON.object(parsing: line)
+        let type = object?["type"]?.string
         if json {
             output(String(decoding: line, as: UTF8.self))
         } else if let object, type == "scan" {
-            output("\(object["symbology"] as? String ?? "?"):\(object["text"] as? String ?? "<binary>")")
+            output("\(object["symbology"]?.string ?? "?"):\(object["text"]?.string ?? "<binary>")")
         } else if object == nil {
             output(String(decoding: line, as: UTF8.self))  // plain-format socket
             return true
@@ -59,6 +59,13 @@ struct Listen: ParsableCommand {
 
     /// Writes a line at once, so pipes and terminals see reads as they come.
     private func output(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        let bytes = Array((line + "\n").utf8)
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { return }
+            written += count
+        }
     }
 }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import ScannerCore
 
 #if canImport(Glibc)
@@ -54,21 +54,22 @@ struct Record: ParsableCommand {
         var budgetLeft = budget
         var stopped: String?
         var ended = false
-        while let object = connection.nextObject() {
-            switch object["type"] as? String {
-            case "reply" where object["command"] as? String == "record":
-                guard object["ok"] as? Bool == true else {
-                    Scan.fail("record: \(object["error"] as? String ?? "refused")")
+        while let (object, luma) = connection.nextObject() {
+            switch object["type"]?.string {
+            case "reply" where object["command"]?.string == "record":
+                guard object["ok"]?.bool == true else {
+                    Scan.fail("record: \(object["error"]?.string ?? "refused")")
                     throw ExitCode(1)
                 }
             case "frame":
-                guard let frame = FrameMessage(object) else { continue }
+                guard let frame = FrameMessage(object, luma: luma) else { continue }
                 let data = frame.pgm
                 if let problem = budgetLeft.problem(adding: Int64(data.count)) {
                     stopped = problem
                     break
                 }
-                let name = String(format: "frame-%06d.pgm", index.frames.count + 1)
+                let number = String(index.frames.count + 1)
+                let name = "frame-" + String(repeating: "0", count: max(0, 6 - number.count)) + number + ".pgm"
                 guard FileManager.default.createFile(atPath: "\(directory)/\(name)", contents: data) else {
                     stopped = "cannot write \(directory)/\(name)"
                     break
@@ -76,7 +77,7 @@ struct Record: ParsableCommand {
                 budgetLeft.used += Int64(data.count)
                 index.add(file: name, frame: frame)
             case "record-end":
-                index.missed += object["skipped"] as? Int ?? 0
+                index.missed += object["skipped"]?.int ?? 0
                 ended = true
             default:
                 continue
@@ -105,7 +106,7 @@ struct Record: ParsableCommand {
         do {
             try manager.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
-            Scan.fail("record: cannot create \(directory): \(error.localizedDescription)")
+            Scan.fail("record: cannot create \(directory): \(error)")
             throw ExitCode(2)
         }
     }
@@ -139,7 +140,7 @@ struct RecordingIndex {
         let file: String
         let sequence: UInt64
         let timestampNs: UInt64
-        let reads: [[String: Any]]
+        let reads: [JSON]
     }
 
     var frames: [Entry] = []
@@ -150,12 +151,14 @@ struct RecordingIndex {
     }
 
     func write(to path: String) throws {
-        let object: [String: Any] = [
-            "version": 1,
-            "missed_frames": missed,
-            "frames": frames.map { ["file": $0.file, "sequence": $0.sequence, "timestamp_ns": $0.timestampNs, "reads": $0.reads] as [String: Any] },
+        let object: [String: JSON] = [
+            "version": .int(1),
+            "missed_frames": .int(Int64(missed)),
+            "frames": .array(frames.map {
+                .object(["file": .string($0.file), "sequence": .unsigned($0.sequence), "timestamp_ns": .unsigned($0.timestampNs), "reads": .array($0.reads)])
+            }),
         ]
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes])
+        let data = try JSON.text(object, pretty: true)
         guard FileManager.default.createFile(atPath: path, contents: data) else {
             Scan.fail("record: cannot write \(path)")
             throw ExitCode(1)

@@ -1,7 +1,8 @@
 import ArgumentParser
 import ConfigFile
 import Daemon
-import Foundation
+import FoundationEssentials
+import Glibc
 import Logging
 import ScannerCore
 

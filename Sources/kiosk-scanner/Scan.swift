@@ -1,6 +1,7 @@
 import ArgumentParser
 import Decoding
-import Foundation
+import FoundationEssentials
+import Glibc
 import ImageFiles
 import ScannerCore
 
@@ -84,7 +85,8 @@ struct Scan: ParsableCommand {
     }
 
     static func fail(_ message: String) {
-        FileHandle.standardError.write(Data("kiosk-scanner: \(message)\n".utf8))
+        let line = Array("kiosk-scanner: \(message)\n".utf8)
+        _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
     }
 }
 

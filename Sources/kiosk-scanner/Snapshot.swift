@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import ImageFiles
 import ScannerCore
 
@@ -22,15 +23,15 @@ struct Snapshot: ParsableCommand {
             throw ExitCode(2)
         }
         connection.send("snapshot")
-        while let object = connection.nextObject() {
-            guard object["type"] as? String == "reply", object["command"] as? String == "snapshot" else { continue }
-            guard object["ok"] as? Bool == true, let raw = object["frame"] as? [String: Any], let frame = FrameMessage(raw) else {
-                Scan.fail("snapshot: \(object["error"] as? String ?? "the daemon sent no usable frame")")
+        while let (object, luma) = connection.nextObject() {
+            guard object["type"]?.string == "reply", object["command"]?.string == "snapshot" else { continue }
+            guard object["ok"]?.bool == true, let raw = object["frame"]?.object, let frame = FrameMessage(raw, luma: luma) else {
+                Scan.fail("snapshot: \(object["error"]?.string ?? "the daemon sent no usable frame")")
                 throw ExitCode(1)
             }
             var image = RGBImage(width: frame.width, height: frame.height, grey: frame.luma)
             let codes = frame.symbols.map { symbol in
-                Overlay.Code(corners: Self.corners(symbol), label: "\(symbol["symbology"] as? String ?? "?") \(symbol["text"] as? String ?? "(binary)")")
+                Overlay.Code(corners: Self.corners(symbol), label: "\(symbol["symbology"]?.string ?? "?") \(symbol["text"]?.string ?? "(binary)")")
             }
             Overlay.draw(on: &image, viewport: frame.viewport, codes: codes)
             do {
@@ -48,8 +49,8 @@ struct Snapshot: ParsableCommand {
         throw ExitCode(2)
     }
 
-    static func corners(_ symbol: [String: Any]) -> [Point] {
-        (symbol["corners"] as? [[String: Int]] ?? []).compactMap { corner in
+    static func corners(_ symbol: [String: JSON]) -> [Point] {
+        (symbol["corners"]?.array?.compactMap { $0.object?.compactMapValues(\.int) } ?? []).compactMap { corner in
             guard let x = corner["x"], let y = corner["y"] else { return nil }
             return Point(x: x, y: y)
         }

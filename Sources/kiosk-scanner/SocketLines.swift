@@ -1,5 +1,5 @@
 import Daemon
-import Foundation
+import FoundationEssentials
 
 #if canImport(Glibc)
 import Glibc

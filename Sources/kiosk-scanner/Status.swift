@@ -1,5 +1,6 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
+import Glibc
 import ScannerCore
 
 /// `kiosk-scanner status`: what the running daemon is doing, from its `status` command.
@@ -47,12 +48,12 @@ struct Status: ParsableCommand {
                 Scan.fail("the daemon says: \(text.dropFirst(7))")
                 throw ExitCode(2)
             }
-            guard let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any], object["type"] as? String == "reply" else { continue }
+            guard let object = JSON.object(parsing: line), object["type"]?.string == "reply" else { continue }
             if prometheus {
-                print(object["metrics"] as? String ?? "", terminator: "")
+                print(object["metrics"]?.string ?? "", terminator: "")
             } else if json, let status = object["status"] {
-                print(String(decoding: try JSONSerialization.data(withJSONObject: status, options: [.sortedKeys]), as: UTF8.self))
-            } else if let status = object["status"] as? [String: Any] {
+                print(String(decoding: try JSON.text(status), as: UTF8.self))
+            } else if let status = object["status"]?.object {
                 print(Self.describe(status))
             }
             return
@@ -65,39 +66,39 @@ struct Status: ParsableCommand {
         throw ExitCode(2)
     }
 
-    static func describe(_ status: [String: Any]) -> String {
-        let state = status["state"] as? [String: Any] ?? [:]
-        let counters = status["counters"] as? [String: Any] ?? [:]
-        func int(_ key: String) -> Int { counters[key] as? Int ?? 0 }
+    static func describe(_ status: [String: JSON]) -> String {
+        let state = status["state"]?.object ?? [:]
+        let counters = status["counters"]?.object ?? [:]
+        func int(_ key: String) -> Int { counters[key]?.int ?? 0 }
         func breakdown(_ key: String) -> String {
-            let entries = (counters[key] as? [String: Int] ?? [:]).sorted { $0.key < $1.key }
+            let entries = (counters[key]?.object?.compactMapValues(\.int) ?? [:]).sorted { $0.key < $1.key }
             return entries.isEmpty ? "" : " (" + entries.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"
         }
         let decode = [("p50", status["decode_ms_p50"]), ("p99", status["decode_ms_p99"])].compactMap { name, value in
-            (value as? Double).map { "\(name) <= \($0) ms" }
+            value?.double.map { "\(name) <= \($0) ms" }
         }
         var lines = [
-            "camera      \(state["camera"] as? String ?? "?")  \(state["device"] as? String ?? "")  \(state["format"] as? String ?? "")",
-            "torch       \(state["torch"] as? String ?? "?") (mode \(state["torch_mode"] as? String ?? "?"))",
-            "mode        \(state["mode"] as? String ?? "?"), \((state["paused"] as? Bool ?? false) ? "paused" : "active")",
-            "outputs     socket: \(status["clients"] as? Int ?? 0) clients, \(status["held"] as? Int ?? 0) reads held",
+            "camera      \(state["camera"]?.string ?? "?")  \(state["device"]?.string ?? "")  \(state["format"]?.string ?? "")",
+            "torch       \(state["torch"]?.string ?? "?") (mode \(state["torch_mode"]?.string ?? "?"))",
+            "mode        \(state["mode"]?.string ?? "?"), \((state["paused"]?.bool ?? false) ? "paused" : "active")",
+            "outputs     socket: \(status["clients"]?.int ?? 0) clients, \(status["held"]?.int ?? 0) reads held",
             "decode      \(decode.isEmpty ? "nothing decoded yet" : decode.joined(separator: ", "))",
             "reads       \(int("reads"))\(breakdown("reads_by_symbology"))",
             "duplicates  \(int("duplicates")) suppressed",
-            "dropped     \((counters["dropped"] as? [String: Int] ?? [:]).values.reduce(0, +))\(breakdown("dropped"))",
+            "dropped     \((counters["dropped"]?.object?.compactMapValues(\.int) ?? [:]).values.reduce(0, +))\(breakdown("dropped"))",
             "reconnects  \(int("reconnects"))",
             "torch ons   \(int("torch_switch_ons"))",
             "frames      \(int("frames_decoded")) decoded, \(int("frames_gated")) gated, \(int("frames_skipped")) skipped",
         ]
-        for output in status["outputs"] as? [[String: Any]] ?? [] {
-            let failed = (output["failed"] as? [String: Int] ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-            var line = "            \(output["name"] as? String ?? "?"): \(output["state"] as? String ?? "?"), sent \(output["sent"] as? Int ?? 0)"
+        for output in status["outputs"]?.array?.compactMap(\.object) ?? [] {
+            let failed = (output["failed"]?.object?.compactMapValues(\.int) ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+            var line = "            \(output["name"]?.string ?? "?"): \(output["state"]?.string ?? "?"), sent \(output["sent"]?.int ?? 0)"
             if !failed.isEmpty { line += ", failed \(failed.joined(separator: ", "))" }
-            if let queued = output["queued"] as? Int, queued > 0 { line += ", \(queued) queued" }
-            if let detail = output["detail"] as? String { line += " (\(detail))" }
+            if let queued = output["queued"]?.int, queued > 0 { line += ", \(queued) queued" }
+            if let detail = output["detail"]?.string { line += " (\(detail))" }
             lines.insert(line, at: 4)
         }
-        if let detail = state["detail"] as? String { lines.insert("            \(detail)", at: 1) }
+        if let detail = state["detail"]?.string { lines.insert("            \(detail)", at: 1) }
         return lines.joined(separator: "\n")
     }
 }
