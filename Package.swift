@@ -32,6 +32,8 @@ let package = Package(
         .target(name: "CGPIOLines", dependencies: ["CGPIOD"]),
         // The uinput kernel interface's ioctl numbers and structs (no library).
         .systemLibrary(name: "CUInput"),
+        // glibc's malloc_trim (no library: libc).
+        .systemLibrary(name: "CMalloc"),
 
         // Pure Swift: frames, viewport, symbols and reads, AIM, GS1, content types, config model.
         .target(name: "ScannerCore"),
@@ -69,7 +71,7 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "ScannerCore", "Capture", "Decoding", "ConfigFile", "Feedback", "Outputs",
+                "ScannerCore", "Capture", "Decoding", "ConfigFile", "Feedback", "Outputs", "CMalloc",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

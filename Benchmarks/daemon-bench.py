@@ -388,12 +388,10 @@ def soak_scene(elapsed, images):
     return images[int(elapsed * 30) % len(images)]
 
 
-def smaps_breakdown(pid, executable, frame_bytes):
+def smaps_breakdown(pid, executable):
     """RSS by mapping group from /proc/PID/smaps, KiB: {group: [rss, of which anonymous]}; and the
-    libraries one by one. The emulator's pre-rendered variants (8 frames, malloc'd) live in the
-    scanner's process, among the anonymous mappings (the kernel merges adjacent ones, so they
-    cannot be told apart)."""
-    variants = 8 * frame_bytes // 1024
+    libraries one by one. The emulator keeps its frames in memfds that the reader does not map,
+    so the only frames in the reader's RSS are the camera buffers it maps, as with a real driver."""
     groups = collections.defaultdict(lambda: [0, 0])
     libraries = collections.defaultdict(int)
     group = library = None
@@ -409,11 +407,11 @@ def smaps_breakdown(pid, executable, frame_bytes):
             elif name == "[stack]":
                 group = "[stack] (main thread)"
             elif name.startswith("/memfd:ksemu-buffer"):
-                group = "camera buffers (emulator memfds; mapped by the emulator and the app)"
+                group = "camera buffers (memfds the reader maps, as a driver's buffers)"
             elif ".so" in name:
                 group, library = "shared libraries", os.path.basename(name)
             elif not name:
-                group = f"anonymous (malloc arenas, thread stacks, large mallocs; the emulator's 8 variants are {variants} of it)"
+                group = "anonymous (malloc arenas, thread stacks, large mallocs)"
             else:
                 group = f"other ({name})" if not name.startswith("/usr/lib/locale") else "locale files"
         elif parts and parts[0] == "Rss:":
@@ -500,7 +498,7 @@ def soak(name, args, work, images):
     samples.append((elapsed, memory_kib(reader.process.pid)))
     cpu = (cpu_seconds(reader.process.pid) - cpu_start) / elapsed * 60
     executable = os.path.realpath(args.binary if name == "ours" else "/usr/bin/zbarcam")
-    breakdown = smaps_breakdown(reader.process.pid, executable, args.width * args.height)
+    breakdown = smaps_breakdown(reader.process.pid, executable)
     try:
         sections = section_residency(reader.process.pid, executable)
     except (OSError, ValueError):
