@@ -3,7 +3,7 @@ struct Section {
     let file: String
     let path: String
     let line: Int?
-    private let entries: [(key: String, keyLine: Int?, value: YAMLNode)]
+    private let entries: [(key: String, keyLine: Int, value: YAMLNode)]
     private var taken: Set<String> = []
 
     init(node: YAMLNode?, file: String, path: String, line: Int?) throws(ConfigError) {
@@ -21,14 +21,13 @@ struct Section {
         guard case .mapping(let mapping, _) = node else {
             throw ConfigError(file: file, line: node.line, key: path.isEmpty ? nil : path, reason: "expected a mapping of keys")
         }
-        var entries: [(key: String, keyLine: Int?, value: YAMLNode)] = []
+        var entries: [(key: String, keyLine: Int, value: YAMLNode)] = []
         for (key, value) in mapping {
             guard case .scalar(let name) = key else {
                 throw ConfigError(file: file, line: key.line, key: path.isEmpty ? nil : path, reason: "keys must be plain words")
             }
             if let first = entries.first(where: { $0.key == name.string }) {
-                let qualified = path.isEmpty ? name.string : "\(path).\(name.string)"
-                throw ConfigError(file: file, line: name.line, key: qualified, reason: "key given twice (first on line \(first.keyLine ?? 0))")
+                throw ConfigError(file: file, line: name.line, key: Self.qualified(name.string, in: path), reason: "key given twice (first on line \(first.keyLine))")
             }
             entries.append((name.string, name.line, value))
         }
@@ -39,7 +38,10 @@ struct Section {
     var isEmpty: Bool { entries.isEmpty }
 
     /// The full dotted name of `key` in this section.
-    func qualified(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    func qualified(_ key: String) -> String { Self.qualified(key, in: path) }
+
+    /// `key` under the section at `path` ("" for the top level).
+    static func qualified(_ key: String, in path: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
     /// Every key of the section, in file order; marks them all as known.
     mutating func allKeys() -> [String] {

@@ -59,13 +59,6 @@ struct Listen: ParsableCommand {
 
     /// Writes a line at once, so pipes and terminals see reads as they come.
     private func output(_ line: String) {
-        let bytes = Array((line + "\n").utf8)
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else { return }
-            written += count
-        }
+        writeLine(line, to: STDOUT_FILENO)
     }
 }

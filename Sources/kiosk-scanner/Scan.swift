@@ -85,8 +85,7 @@ struct Scan: ParsableCommand {
     }
 
     static func fail(_ message: String) {
-        let line = Array("kiosk-scanner: \(message)\n".utf8)
-        _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        writeLine("kiosk-scanner: \(message)", to: STDERR_FILENO)
     }
 }
 

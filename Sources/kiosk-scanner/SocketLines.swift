@@ -32,14 +32,7 @@ final class SocketLines {
     deinit { if fd >= 0 { close(fd) } }
 
     func send(_ line: String) {
-        let bytes = Array((line + "\n").utf8)
-        var sent = 0
-        while sent < bytes.count {
-            let count = bytes[sent...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { return }
-            sent += count
-        }
+        writeLine(line, to: fd)
     }
 
     /// The next line, or nil when the daemon closed the connection.
@@ -68,5 +61,18 @@ final class SocketLines {
             if count <= 0 { return nil }
             chunk.withUnsafeBytes { buffer.append(contentsOf: $0.prefix(count)) }
         }
+    }
+}
+
+/// Writes `line` and a newline to `fd` whole, retrying on EINTR; stops quietly at an error (a
+/// closed pipe or socket), which the next read or the exit status reports.
+func writeLine(_ line: String, to fd: Int32) {
+    let bytes = Array((line + "\n").utf8)
+    var written = 0
+    while written < bytes.count {
+        let count = bytes[written...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
+        if count < 0 && errno == EINTR { continue }
+        guard count > 0 else { return }
+        written += count
     }
 }
