@@ -87,6 +87,7 @@ public final class CaptureLoop: Sendable {
             tracker = Tracker(config: config.tracking)
             gate = ChangeGate(config: config.gating)
             decoder = Self.makeDecoder(config.decoder, logger: logger)
+            gate.looks = decoder?.looks ?? 1
         }
 
         /// Follows a new config without losing the tracks or the read counter.
@@ -95,6 +96,7 @@ public final class CaptureLoop: Sendable {
             if new.decoder != config.decoder { decoder = Self.makeDecoder(new.decoder, logger: logger) }
             tracker.config = new.tracking
             gate.config = new.gating
+            gate.looks = decoder?.looks ?? 1
             gate.reset()
             config = new
         }
@@ -177,7 +179,7 @@ public final class CaptureLoop: Sendable {
     /// Decodes a changed frame and hands its new reads over; returns the symbols (nil when gated) and the reads.
     private func decode(_ frame: Frame, with decoder: any Decoder, session: inout Session) -> (symbols: [Symbol]?, reads: [Read]) {
         let time = frame.timestamp > 0 ? Double(frame.timestamp) / 1e9 : Double(SystemdNotifier.monotonicNanoseconds()) / 1e9
-        guard case .decode(let secondLooks) = session.gate.decide(frame, viewport: session.config.viewport.pixels(in: frame.size), at: time) else {
+        guard case .decode(let secondLooks, let look) = session.gate.decide(frame, viewport: session.config.viewport.pixels(in: frame.size), at: time) else {
             session.tracker.touch(at: time)
             counters.update { $0.framesGated += 1 }
             return (nil, [])
@@ -186,12 +188,12 @@ public final class CaptureLoop: Sendable {
         let started = SystemdNotifier.monotonicNanoseconds()
         defer { counters.recordDecode(seconds: Double(SystemdNotifier.monotonicNanoseconds() - started) / 1e9) }
         do {
-            symbols = try decoder.symbols(in: frame, viewport: session.config.viewport, secondLooks: secondLooks)
+            symbols = try decoder.symbols(in: frame, viewport: session.config.viewport, secondLooks: secondLooks, look: look)
         } catch {
             logger.error("decoder failed on frame \(frame.sequence): \(error)")
             return (nil, [])
         }
-        let outcome = session.tracker.update(with: symbols, at: time)
+        let outcome = session.tracker.update(with: symbols, at: time, look: look)
         counters.update {
             $0.framesDecoded += 1
             $0.detections += symbols.count

@@ -2,17 +2,36 @@ import ScannerCore
 
 /// Something that finds codes in a frame. One instance is used by one task at a time.
 public protocol Decoder: AnyObject {
-    /// The codes whose modules lie in `region` of `frame`. Pixels outside `region` are not read.
-    /// Without `secondLooks`, only the first pass runs (none of the config's preprocessing).
+    /// How many frames of a stream one full look at a scene takes: 1, or 2 when two libraries take
+    /// the frames in turn (engine both), so that a frame costs one library.
+    var looks: Int { get }
+
+    /// The codes whose modules lie in `region` of `frame`, every look on this one frame. Pixels
+    /// outside `region` are not read. Without `secondLooks`, only the first pass runs (none of the
+    /// config's preprocessing).
     func decode(_ frame: Frame, in region: PixelRect, secondLooks: Bool) throws(DecoderError) -> [Symbol]
+
+    /// Look number `look` (0 ..< `looks`) only, for one frame of a stream.
+    func decode(_ frame: Frame, in region: PixelRect, secondLooks: Bool, look: Int) throws(DecoderError) -> [Symbol]
 }
 
 extension Decoder {
-    /// The codes inside `viewport`: only its pixels are decoded, and a code whose centre
-    /// falls outside it is dropped.
-    public func symbols(in frame: Frame, viewport: Viewport, secondLooks: Bool = true) throws(DecoderError) -> [Symbol] {
-        let size = frame.size
-        return try decode(frame, in: viewport.pixels(in: size), secondLooks: secondLooks).filter { viewport.admits($0.corners, in: size) }
+    public var looks: Int { 1 }
+
+    public func decode(_ frame: Frame, in region: PixelRect, secondLooks: Bool, look: Int) throws(DecoderError) -> [Symbol] {
+        try decode(frame, in: region, secondLooks: secondLooks)
+    }
+
+    /// The codes inside `viewport`: only its pixels are decoded, and a code whose centre falls
+    /// outside it is dropped. With `look`, only that look runs (a frame of a stream).
+    public func symbols(in frame: Frame, viewport: Viewport, secondLooks: Bool = true, look: Int? = nil) throws(DecoderError) -> [Symbol] {
+        let size = frame.size, region = viewport.pixels(in: size)
+        let found = if let look {
+            try decode(frame, in: region, secondLooks: secondLooks, look: look)
+        } else {
+            try decode(frame, in: region, secondLooks: secondLooks)
+        }
+        return found.filter { viewport.admits($0.corners, in: size) }
     }
 }
 

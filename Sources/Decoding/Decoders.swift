@@ -21,30 +21,45 @@ public enum Decoders {
     }
 }
 
-/// Both libraries on one frame: ZBar for every symbology it reads, zxing-cpp for the rest.
-/// With `fallback`, zxing-cpp also looks for QR in frames where ZBar found nothing.
+/// Both libraries: ZBar for every symbology it reads, zxing-cpp for the rest. With `fallback`,
+/// zxing-cpp also looks for QR, and its QR counts when ZBar found nothing.
+///
+/// A still image gets both libraries. In a stream they take the frames in turn (`looks` is 2):
+/// look 0 is ZBar, look 1 is zxing-cpp, judged by ZBar's latest look. A frame then costs one
+/// library, and a code in view for two frames has been seen by both (README, "Two decoders").
 public final class RoutedDecoder: Decoder {
     private let zbar: ZBarDecoder?
     private let zxing: ZXingDecoder?
-    private let fallback: ZXingDecoder?
+    private let fallback: Bool
+    /// Whether ZBar's latest look found anything: zxing-cpp's QR is then not needed.
+    private var zbarFound = false
 
     public init(config: DecoderConfig, fallback: Bool = false) throws(DecoderError) {
-        var zbarConfig = config, zxingConfig = config, fallbackConfig = config
+        var zbarConfig = config, zxingConfig = config
         zbarConfig.symbologies = config.symbologies.intersection(ZBarDecoder.supported)
-        zxingConfig.symbologies = config.symbologies.subtracting(ZBarDecoder.supported)
-        fallbackConfig.symbologies = config.symbologies.intersection(ZXingDecoder.supported)
+        zxingConfig.symbologies = fallback
+            ? config.symbologies.intersection(ZXingDecoder.supported) : config.symbologies.subtracting(ZBarDecoder.supported)
         zbar = zbarConfig.symbologies.isEmpty ? nil : try ZBarDecoder(config: zbarConfig)
-        zxing = zxingConfig.symbologies.isEmpty || fallback ? nil : try ZXingDecoder(config: zxingConfig)
-        self.fallback = fallback && !fallbackConfig.symbologies.isEmpty ? try ZXingDecoder(config: fallbackConfig) : nil
+        zxing = zxingConfig.symbologies.isEmpty ? nil : try ZXingDecoder(config: zxingConfig)
+        self.fallback = fallback
     }
 
+    public var looks: Int { zbar != nil && zxing != nil ? 2 : 1 }
+
     public func decode(_ frame: Frame, in region: PixelRect, secondLooks: Bool) throws(DecoderError) -> [Symbol] {
-        let first = try zbar?.decode(frame, in: region, secondLooks: secondLooks) ?? []
-        if let fallback {
-            // QR from zxing-cpp only when ZBar read nothing at all.
-            let second = try fallback.decode(frame, in: region, secondLooks: secondLooks)
-            return first + (first.isEmpty ? second : second.filter { DecoderEngine.zxingOnly.contains($0.symbology) })
+        var found: [Symbol] = []
+        for look in 0..<looks { found += try decode(frame, in: region, secondLooks: secondLooks, look: look) }
+        return found
+    }
+
+    public func decode(_ frame: Frame, in region: PixelRect, secondLooks: Bool, look: Int) throws(DecoderError) -> [Symbol] {
+        if look == 0, let zbar {
+            let found = try zbar.decode(frame, in: region, secondLooks: secondLooks)
+            zbarFound = !found.isEmpty
+            return found
         }
-        return first + (try zxing?.decode(frame, in: region, secondLooks: secondLooks) ?? [])
+        guard let zxing else { return [] }
+        let found = try zxing.decode(frame, in: region, secondLooks: secondLooks)
+        return fallback && zbarFound ? found.filter { DecoderEngine.zxingOnly.contains($0.symbology) } : found
     }
 }

@@ -11,13 +11,25 @@
 /// `secondLookIntervalSeconds` has passed since the last decode that took them: an empty counter
 /// then costs one plain pass per `maxIntervalSeconds`, and a code held still that only a second
 /// look reads is still read within that interval.
+///
+/// With a decoder of several looks (ZBar and zxing-cpp taking frames in turn), a decode with second
+/// looks starts at look 0, and the frames right after it are decoded with the other looks whether
+/// they changed or not: a scene gets every look, and on frames that keep changing the looks take
+/// turns. Plain timer decodes take turns too.
 public struct ChangeGate: Sendable {
     public var config: GatingConfig
+    /// How many frames one full look at a scene takes (the decoder's `looks`).
+    public var looks = 1 {
+        didSet { owed = 0 }
+    }
     private var reference: [Int16] = []
     private var sample: [Int16] = []
     private var referenceSize = Size(width: 0, height: 0)
     private var lastDecode: Double = -.infinity
     private var lastSecondLook: Double = -.infinity
+    /// Looks still owed to the scene of the last full decode, and the look of the next plain one.
+    private var owed = 0
+    private var plainLook = 0
 
     public init(config: GatingConfig) {
         self.config = config
@@ -25,7 +37,14 @@ public struct ChangeGate: Sendable {
 
     /// Whether and how to decode `frame`, captured at `time` seconds; a decode makes it the new reference.
     public mutating func decide(_ frame: Frame, viewport: PixelRect, at time: Double) -> GateDecision {
-        guard config.enabled else { return .decode(secondLooks: true) }
+        if owed > 0 {
+            // The other looks at a scene follow its first on the next frames, changed or not.
+            owed -= 1
+            if config.enabled { Self.grid(frame, viewport, step: config.step, into: &reference) }
+            lastDecode = time
+            return .decode(secondLooks: true, look: looks - 1 - owed)
+        }
+        guard config.enabled else { return full(at: time) }
         // The two grids trade places, so the check allocates nothing once their size is set.
         Self.grid(frame, viewport, step: config.step, into: &sample)
         let size = Size(width: viewport.width, height: viewport.height)
@@ -34,9 +53,18 @@ public struct ChangeGate: Sendable {
         swap(&reference, &sample)
         referenceSize = size
         lastDecode = time
-        guard changed || time - lastSecondLook >= config.secondLookIntervalSeconds else { return .decode(secondLooks: false) }
+        guard changed || time - lastSecondLook >= config.secondLookIntervalSeconds else {
+            plainLook = (plainLook + 1) % looks
+            return .decode(secondLooks: false, look: plainLook)
+        }
+        return full(at: time)
+    }
+
+    /// A decode with second looks: look 0 now, the others owed to the next frames.
+    private mutating func full(at time: Double) -> GateDecision {
         lastSecondLook = time
-        return .decode(secondLooks: true)
+        owed = looks - 1
+        return .decode(secondLooks: true, look: 0)
     }
 
     /// Forgets the reference: the next frame is decoded (after a trigger, a resume, a new camera).
@@ -44,6 +72,7 @@ public struct ChangeGate: Sendable {
         reference = []
         lastDecode = -.infinity
         lastSecondLook = -.infinity
+        owed = 0
     }
 
     /// Mean absolute difference of two grids, after taking out the difference of their means.
@@ -79,8 +108,9 @@ public struct ChangeGate: Sendable {
 public enum GateDecision: Sendable, Equatable {
     /// Nothing changed and no decode is due.
     case skip
-    /// Decode the frame, with the decoder's second looks or the plain pass only.
-    case decode(secondLooks: Bool)
+    /// Decode the frame, with the decoder's second looks or the plain pass only, with look `look`
+    /// of a decoder whose libraries take frames in turn.
+    case decode(secondLooks: Bool, look: Int = 0)
 }
 
 /// When frames are decoded.

@@ -3,6 +3,9 @@
 /// after it has been out of view for `absence` seconds, or after `sameCodeTimeout` seconds in view.
 ///
 /// Codes are told apart by symbology and data, so several codes in one frame are each tracked.
+///
+/// When two libraries take frames in turn (looks), a code counts as in view while the latest frame
+/// of any look saw it: a code only ZBar reads is not lost on the frames zxing-cpp decodes.
 public struct Tracker: Sendable {
     /// A code that has been seen recently.
     public struct Track: Sendable, Hashable {
@@ -18,8 +21,8 @@ public struct Tracker: Sendable {
 
     public var config: TrackingConfig
     private var tracks: [Key: Track] = [:]
-    /// The codes of the last decoded frame.
-    private var inLastFrame: [Key] = []
+    /// The codes of the last decoded frame of each look.
+    private var inLastFrame: [[Key]] = [[]]
 
     public init(config: TrackingConfig) {
         self.config = config
@@ -33,11 +36,19 @@ public struct Tracker: Sendable {
         public var suppressed = 0
     }
 
-    /// Takes the symbols found in a frame captured at `time` (seconds on a monotonic clock).
-    public mutating func update(with symbols: [Symbol], at time: Double) -> Outcome {
-        tracks = tracks.filter { time - $0.value.lastSeen <= config.absenceSeconds }
+    /// Takes the symbols found in a frame captured at `time` (seconds on a monotonic clock) by look
+    /// `look` of the decoder.
+    public mutating func update(with symbols: [Symbol], at time: Double, look: Int = 0) -> Outcome {
+        while inLastFrame.count <= look { inLastFrame.append([]) }
+        for (other, keys) in inLastFrame.enumerated() where other != look {
+            for key in keys { tracks[key]?.lastSeen = time }
+        }
+        // A new dictionary only when a track expires: the per-frame path allocates nothing for it.
+        if tracks.values.contains(where: { time - $0.lastSeen > config.absenceSeconds }) {
+            tracks = tracks.filter { time - $0.value.lastSeen <= config.absenceSeconds }
+        }
         var outcome = Outcome()
-        inLastFrame = symbols.map { Key(symbology: $0.symbology, bytes: $0.bytes) }
+        inLastFrame[look] = symbols.map { Key(symbology: $0.symbology, bytes: $0.bytes) }
         for symbol in symbols {
             let key = Key(symbology: symbol.symbology, bytes: symbol.bytes)
             if var track = tracks[key] {
@@ -59,9 +70,11 @@ public struct Tracker: Sendable {
     }
 
     /// A frame at `time` was not decoded because it looked like the last decoded one: the codes of
-    /// that frame are taken as still in view.
+    /// that frame (of each look's last frame) are taken as still in view.
     public mutating func touch(at time: Double) {
-        for key in inLastFrame { tracks[key]?.lastSeen = time }
+        for keys in inLastFrame {
+            for key in keys { tracks[key]?.lastSeen = time }
+        }
     }
 
     /// The codes currently in view or recently seen.

@@ -32,6 +32,34 @@ import Testing
         #expect(Read(symbol: symbol, frame: frame.size).aim == symbology.aimIdentifier(gs1: false))
     }
 
+    /// In a stream, engine both gives each frame to one library: look 0 is ZBar, look 1 zxing-cpp,
+    /// whose QR counts only when ZBar's latest look found nothing. A still image gets both.
+    @Test func inAStreamTheLibrariesTakeFramesInTurn() throws {
+        let size = Size(width: 640, height: 480)
+        let frame = { (path: String) throws -> Frame in Barcodes.centred(try ImageFile.read(path: path), in: size) }
+        let ean = try frame(Barcodes.zint(.ean13, "590123412345"))
+        let dm = try frame(Barcodes.zint(.datamatrix, "turn by turn", scale: 4))
+        let qr = try frame(Barcodes.qr("QR for both"))
+        let blank = Barcodes.compose(size: size, placing: [])
+        let decoder = try Decoders.make(Self.config(.both, Set(Symbology.zbarDefaults).union(DecoderEngine.zxingOnly)))
+        #expect(decoder.looks == 2)
+        let found = { (frame: Frame, look: Int?) throws -> [Symbology] in try decoder.symbols(in: frame, viewport: .full, look: look).map(\.symbology) }
+        #expect(try found(ean, 0) == [.ean13])
+        #expect(try found(ean, 1) == [])
+        #expect(try found(dm, 0) == [])
+        #expect(try found(dm, 1) == [.datamatrix])
+        #expect(try found(qr, 0) == [.qr])
+        #expect(try found(qr, 1) == [], "ZBar's latest look read it")
+        #expect(try found(blank, 0) == [])
+        #expect(try found(qr, 1) == [.qr], "ZBar's latest look found nothing")
+        // A still image: every look on the one frame.
+        #expect(try found(dm, nil) == [.datamatrix])
+        #expect(try found(ean, nil) == [.ean13])
+        #expect(try Decoders.make(Self.config(.zbar, [.ean13, .qr])).looks == 1)
+        #expect(try Decoders.make(Self.config(.zxing, [.datamatrix, .qr])).looks == 1)
+        #expect(try Decoders.make(Self.config(.both, [.datamatrix])).looks == 1)
+    }
+
     @Test func gs1DataMatrixIsMarkedAndParsed() throws {
         let path = try Barcodes.zint(.datamatrix, "[01]09506000134352[10]AB1[17]270101", gs1: true, scale: 3)
         let decoder = try ZXingDecoder(config: Self.config(.zxing, [.datamatrix]))

@@ -116,4 +116,33 @@ import Testing
         var always = ChangeGate(config: off)
         #expect(always.decide(Self.scene(), viewport: Self.region, at: 0) == .decode(secondLooks: true))
     }
+
+    /// With two looks (ZBar and zxing-cpp in turn), a new scene gets look 0 and look 1 on its first
+    /// two frames, frames that keep changing alternate looks, and plain timer decodes alternate too.
+    @Test func withTwoLooksEverySceneGetsBothOnConsecutiveFrames() {
+        var gate = Self.gate()
+        gate.looks = 2
+        var decided: [Int: GateDecision] = [:]
+        // Half a second of an empty scene, a card held for a third of a second, then a card that
+        // comes and goes on every frame.
+        for frame in 0..<40 {
+            let scene = frame < 15 ? Self.scene() : frame < 25 ? Self.scene(square: true) : Self.scene(square: frame % 2 == 0)
+            let decision = gate.decide(scene, viewport: Self.region, at: Double(frame) / 30)
+            if decision != .skip { decided[frame] = decision }
+        }
+        #expect(decided[0] == .decode(secondLooks: true, look: 0))
+        #expect(decided[1] == .decode(secondLooks: true, look: 1))
+        #expect(decided[2] == nil)
+        #expect(decided[15] == .decode(secondLooks: true, look: 0))
+        #expect(decided[16] == .decode(secondLooks: true, look: 1))
+        #expect(decided[17] == nil)
+        let changing = (25..<40).map { decided[$0] }
+        #expect(changing == (25..<40).map { GateDecision.decode(secondLooks: true, look: ($0 - 25) % 2) }, "\(changing)")
+        let plain = decided.sorted { $0.key < $1.key }.compactMap { entry -> Int? in
+            guard case .decode(false, let look) = entry.value else { return nil }
+            return look
+        }
+        #expect(plain.count >= 2, "\(decided)")
+        #expect(zip(plain, plain.dropFirst()).allSatisfy { $0 != $1 }, "\(plain)")
+    }
 }

@@ -68,4 +68,33 @@ import Testing
         #expect(second.suppressed == 1)
         #expect(tracker.tracked.count == 4)
     }
+
+    /// A code held still for 5 s in front of a gated scanner whose two libraries take frames in
+    /// turn is read once, whichever library reads it: the tracker counts a code as in view while
+    /// the latest frame of either look saw it.
+    @Test(arguments: [0, 1])
+    func aCodeOnlyOneLookReadsIsReportedOnceWhenHeldStill(reader: Int) {
+        var gate = ChangeGate(config: GatingConfig())
+        gate.looks = 2
+        var tracker = Self.tracker(absence: TrackingConfig().absenceSeconds)
+        let size = Size(width: 160, height: 120)
+        let empty = Frame(width: size.width, height: size.height, pixels: [UInt8](repeating: 200, count: size.width * size.height))
+        let card = Frame(width: size.width, height: size.height, pixels: (0..<(size.width * size.height)).map { ($0 % size.width / 8 + $0 / size.width / 8) % 2 == 0 ? 30 : 220 })
+        var reported = 0, looks: [Int] = []
+        for frame in 0..<(30 * 6) {
+            let time = Double(frame) / 30
+            // Empty for a second, then the card for 5 s.
+            let decision = gate.decide(frame < 30 ? empty : card, viewport: PixelRect(x: 0, y: 0, width: size.width, height: size.height), at: time)
+            guard case .decode(_, let look) = decision else {
+                tracker.touch(at: time)
+                continue
+            }
+            looks.append(look)
+            reported += tracker.update(with: frame >= 30 && look == reader ? [Self.symbol("held")] : [], at: time, look: look).new.count
+        }
+        #expect(reported == 1)
+        // Timer decodes come slower than the absence: without per-look tracking the code would
+        // have been lost and read again at every turn of the other library.
+        #expect(looks.filter { $0 != reader }.count >= 5, "\(looks)")
+    }
 }
