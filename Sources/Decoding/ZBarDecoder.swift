@@ -2,15 +2,28 @@ import CZBar
 import ScannerCore
 
 /// Decodes 1D codes and QR with libzbar, reading the frame's luma plane in place.
+///
+/// The scanner is renewed after every `renewAfterQR` QR symbols. libzbar 0.23.92 never reuses a
+/// QR symbol: its QR decoder asks for a symbol of length 0 and grows the data afterwards, so the
+/// freed symbol lands in a recycle bucket that only longer symbols draw from, and each QR found
+/// stays allocated until the scanner is destroyed (mchehab/zbar#258, "FIXME cap bucket fill").
+/// In a daemon that reads QR codes for years that is unbounded growth; a new scanner costs a few
+/// microseconds.
 public final class ZBarDecoder: Decoder {
-    private let scanner: OpaquePointer
-    private let image: OpaquePointer
+    private var scanner: OpaquePointer
+    private var image: OpaquePointer
+    private let symbologies: Set<Symbology>
+    private let lengths: [Symbology: LengthLimit]
     private let inverted: Bool
     private let secondScale: Bool
     /// Whether ZBar's own inverted rescan is switched on now.
     private var invertedOn = false
     /// The half-size copy of the viewport for the second-scale pass, reused from frame to frame.
     private var half: [UInt8] = []
+    /// QR symbols the current scanner has found, each held by libzbar until it is destroyed.
+    private var qrSinceRenewal = 0
+    /// QR symbols after which the scanner is renewed: at most a few dozen KiB held.
+    public static let renewAfterQR = 128
 
     /// The symbologies libzbar can read.
     public static let supported: Set<Symbology> = Set(symbolTypes.keys)
@@ -21,23 +34,9 @@ public final class ZBarDecoder: Decoder {
         guard unsupported.isEmpty else {
             throw DecoderError("ZBar cannot read \(unsupported.map(\.rawValue).sorted().joined(separator: ", "))")
         }
-        guard let scanner = zbar_image_scanner_create(), let image = zbar_image_create() else {
-            throw DecoderError("libzbar could not allocate a scanner")
-        }
-        self.scanner = scanner
-        self.image = image
-        zbar_image_set_format(image, Self.y800)
-        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_ENABLE, 0)
-        for symbology in config.symbologies {
-            let type = Self.symbolTypes[symbology]!
-            zbar_image_scanner_set_config(scanner, type, ZBAR_CFG_ENABLE, 1)
-            if let limit = config.lengths[symbology] {
-                if let min = limit.min { zbar_image_scanner_set_config(scanner, type, ZBAR_CFG_MIN_LEN, Int32(min)) }
-                if let max = limit.max { zbar_image_scanner_set_config(scanner, type, ZBAR_CFG_MAX_LEN, Int32(max)) }
-            }
-        }
-        // Binary mode keeps QR bytes as they are: ZBar's charset guessing would re-encode them.
-        zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_BINARY, 1)
+        symbologies = config.symbologies
+        lengths = config.lengths
+        (scanner, image) = try Self.makeScanner(symbologies: symbologies, lengths: lengths)
         inverted = config.preprocessing.contains(.inverted)
         secondScale = config.preprocessing.contains(.secondScale)
     }
@@ -47,7 +46,40 @@ public final class ZBarDecoder: Decoder {
         zbar_image_scanner_destroy(scanner)
     }
 
+    private static func makeScanner(symbologies: Set<Symbology>, lengths: [Symbology: LengthLimit]) throws(DecoderError) -> (OpaquePointer, OpaquePointer) {
+        guard let scanner = zbar_image_scanner_create() else { throw DecoderError("libzbar could not allocate a scanner") }
+        guard let image = zbar_image_create() else {
+            zbar_image_scanner_destroy(scanner)
+            throw DecoderError("libzbar could not allocate an image")
+        }
+        zbar_image_set_format(image, Self.y800)
+        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_ENABLE, 0)
+        for symbology in symbologies {
+            let type = Self.symbolTypes[symbology]!
+            zbar_image_scanner_set_config(scanner, type, ZBAR_CFG_ENABLE, 1)
+            if let limit = lengths[symbology] {
+                if let min = limit.min { zbar_image_scanner_set_config(scanner, type, ZBAR_CFG_MIN_LEN, Int32(min)) }
+                if let max = limit.max { zbar_image_scanner_set_config(scanner, type, ZBAR_CFG_MAX_LEN, Int32(max)) }
+            }
+        }
+        // Binary mode keeps QR bytes as they are: ZBar's charset guessing would re-encode them.
+        zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_BINARY, 1)
+        return (scanner, image)
+    }
+
+    /// A fresh scanner and image with the same settings; the old ones, and every symbol libzbar
+    /// kept for them, are freed. Keeps the old pair if a new one cannot be made.
+    private func renew() {
+        guard let (newScanner, newImage) = try? Self.makeScanner(symbologies: symbologies, lengths: lengths) else { return }
+        zbar_image_destroy(image)
+        zbar_image_scanner_destroy(scanner)
+        (scanner, image) = (newScanner, newImage)
+        invertedOn = false
+        qrSinceRenewal = 0
+    }
+
     public func decode(_ frame: Frame, in region: PixelRect, secondLooks: Bool) throws(DecoderError) -> [Symbol] {
+        if qrSinceRenewal >= Self.renewAfterQR { renew() }
         // ZBar inverts and rescans by itself when a pass found nothing.
         if invertedOn != (inverted && secondLooks) {
             invertedOn.toggle()
@@ -98,6 +130,7 @@ public final class ZBarDecoder: Decoder {
         var symbols: [Symbol] = []
         var next = zbar_image_first_symbol(image)
         while let symbol = next {
+            if zbar_symbol_get_type(symbol) == ZBAR_QRCODE { qrSinceRenewal += 1 }
             if let converted = Self.symbol(from: symbol) { symbols.append(converted) }
             next = zbar_symbol_next(symbol)
         }

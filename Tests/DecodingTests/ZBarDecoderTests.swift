@@ -167,4 +167,30 @@ import Testing
         config.symbologies = [.qr, .datamatrix]
         #expect(throws: DecoderError.self) { try ZBarDecoder(config: config) }
     }
+
+    /// libzbar keeps every QR symbol it finds until its scanner is destroyed (mchehab/zbar#258), so
+    /// the decoder renews its scanner every `renewAfterQR` QR symbols. Across several renewals it
+    /// reads what it read before and keeps its settings: symbologies, length limits, the inverted
+    /// second look switched on and off.
+    @Test func aScannerRenewedAfterManyQRReadsKeepsItsSettings() throws {
+        var config = DecoderConfig()
+        config.symbologies = [.qr, .code39]
+        config.lengths[.code39] = LengthLimit(min: 6)
+        config.preprocessing = [.inverted]
+        let decoder = try ZBarDecoder(config: config)
+        let qr = try ImageFile.read(path: Barcodes.qr("renewed"))
+        let inverted = try PreprocessingTests.invertedQR("dark mode")
+        let short = try ImageFile.read(path: Barcodes.zint(.code39, "AB1"))
+        let long = try ImageFile.read(path: Barcodes.zint(.code39, "AB1234"))
+        let code128 = try ImageFile.read(path: Barcodes.zint(.code128, "NOPE"))
+        for round in 0..<(3 * ZBarDecoder.renewAfterQR + 7) {
+            #expect(try decoder.symbols(in: qr, viewport: .full).map(\.bytes) == [Array("renewed".utf8)], "round \(round)")
+            guard round % 50 == 0 else { continue }
+            #expect(try decoder.symbols(in: inverted, viewport: .full, secondLooks: false).isEmpty, "round \(round)")
+            #expect(try decoder.symbols(in: inverted, viewport: .full).count == 1, "round \(round)")
+            #expect(try decoder.symbols(in: short, viewport: .full).isEmpty, "round \(round)")
+            #expect(try decoder.symbols(in: long, viewport: .full).count == 1, "round \(round)")
+            #expect(try decoder.symbols(in: code128, viewport: .full).isEmpty, "round \(round)")
+        }
+    }
 }
