@@ -608,6 +608,11 @@ def main():
                 percentile(zbar["idle"][2], fraction) if zbar else None)
         row("RSS MiB", get(ours, 1) / 1024 if ours else None, get(zbar, 1) / 1024 if zbar else None)
         print(f"{'appearances missed':34} {ours['idle'][3] if ours else '-':>10} {zbar['idle'][3] if zbar else '-':>10}")
+        for name, result in (("ours", ours), ("zbarcam", zbar)):
+            if result:
+                slowest = sorted(result["idle"][2])[-5:][::-1]
+                print(f"  {name} slowest appearances, ms (with their order): " + ", ".join(
+                    f"{value:.1f} (#{result['idle'][2].index(value) + 1})" for value in slowest))
     if "throughput" in parts:
         def best(result):
             if not result or result["throughput"]["held"] is None:

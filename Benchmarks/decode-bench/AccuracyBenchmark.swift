@@ -19,7 +19,9 @@ struct AccuracyBenchmark {
         print("         linear codes abort zxing-cpp 1.4.0); both (routed: ZBar, zxing-cpp for 2D and for QR when ZBar found")
         print("         nothing); both+inv, both+half, both+bin: both plus one second look on frames where the first found")
         print("         nothing (ZBar inverted, ZBar at half size, zxing-cpp's global-histogram binarizer); both+prep: the")
-        print("         default (\(Preprocessing.defaults.map(\.rawValue).sorted().joined(separator: ", "))); zbarimg. 'best single' = the better of zxing and zbarimg")
+        print("         default (\(Preprocessing.defaults.map(\.rawValue).sorted().joined(separator: ", "))); zbarimg (ZBar alone); zxing-all (zxing-cpp alone,")
+        print("         every format: Benchmarks/zxing-alone.py through python3-zxing-cpp, one process per image, as linear codes")
+        print("         can abort it). 'best single' = the better of zbarimg and zxing-all: the libraries alone")
         var all = DecoderConfig()
         all.symbologies = Set(Symbology.zbarDefaults).union(DecoderEngine.zxingOnly)
         all.preprocessing = []
@@ -38,11 +40,13 @@ struct AccuracyBenchmark {
             ("both+inv", try both([.inverted])), ("both+half", try both([.secondScale])), ("both+bin", try both([.binarizer])),
             ("both+prep", try both(Preprocessing.defaults)),
         ]
-        let names = readers.map(\.0) + ["zbarimg"]
+        let names = readers.map(\.0) + ["zbarimg", "zxing-all"]
         let widths = names.map { max($0.count + 2, 6) }
         print(pad("set", 18) + pad("images", 7) + zip(names, widths).map { pad($0, $1) }.joined() + "best single")
         var totals = [Int](repeating: 0, count: names.count + 1)
-        let zxingIndex = 1, zbarimgIndex = names.count - 1, bothIndex = names.firstIndex(of: "both+prep")!
+        let zbarimgIndex = names.firstIndex(of: "zbarimg")!, zxingAllIndex = names.firstIndex(of: "zxing-all")!
+        let bothIndex = names.firstIndex(of: "both+prep")!
+        var aborts = 0
         for set in try FileManager.default.contentsOfDirectory(atPath: corpus).sorted() where !set.hasSuffix(".md") {
             let directory = "\(corpus)/\(set)"
             let images = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".png") }.sorted()
@@ -58,11 +62,14 @@ struct AccuracyBenchmark {
                     }
                 }
                 results.append(zbarimg(path).map { normalise($0.drop(while: { $0 != ":" }).dropFirst(), set: set) })
+                let alone = zxingAlone(path)
+                if alone == nil { aborts += 1 }
+                results.append((alone ?? []).map { normalise(Substring($0), set: set) })
                 for (index, texts) in results.enumerated() {
                     counts[index] += falsePositives ? texts.count : (expected.map { texts.contains($0) } ?? false) ? 1 : 0
                 }
             }
-            let bestSingle = max(counts[zxingIndex], counts[zbarimgIndex])
+            let bestSingle = max(counts[zxingAllIndex], counts[zbarimgIndex])
             print(pad(set, 18) + pad("\(images.count)", 7) + counts.enumerated().map { pad("\($0.element)", widths[$0.offset]) }.joined()
                 + (falsePositives ? "(reported)" : "\(bestSingle)\(counts[bothIndex] < bestSingle ? "  both+prep below best" : "")"))
             if !falsePositives {
@@ -71,6 +78,23 @@ struct AccuracyBenchmark {
             }
         }
         print(pad("total", 18) + pad("\(totals[0])", 7) + (1..<totals.count).map { pad("\(totals[$0])", widths[$0 - 1]) }.joined())
+        print("zxing-all aborted on \(aborts) images (counted as nothing read)")
+    }
+
+    /// zxing-cpp alone with every format, in its own process; nil when it aborted.
+    private func zxingAlone(_ path: String) -> [String]? {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../zxing-alone.py").standardized.path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [script, path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        return try? JSONDecoder().decode([String].self, from: data)
     }
     /// zbarimg's `SYMBOLOGY:TEXT` results for one file; a result's text may span lines.
     private func zbarimg(_ path: String) -> [String] {
