@@ -84,30 +84,29 @@ struct AccuracyBenchmark {
     /// zxing-cpp alone with every format, in its own process; nil when it aborted.
     private func zxingAlone(_ path: String) -> [String]? {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../zxing-alone.py").standardized.path
+        guard let (status, data) = output(of: "/usr/bin/python3", [script, path]), status == 0 else { return nil }
+        return try? JSONDecoder().decode([String].self, from: data)
+    }
+
+    /// zbarimg's `SYMBOLOGY:TEXT` results for one file; a result's text may span lines.
+    private func zbarimg(_ path: String) -> [String] {
+        // zbarimg's exit status says whether it found anything; the XML says what.
+        guard let (_, data) = output(of: "/usr/bin/zbarimg", ["-q", "--xml", path]) else { return [] }
+        return XMLSymbols(data).symbols
+    }
+
+    /// Runs `executable` and returns its exit status and standard output; nil when it cannot start.
+    private func output(of executable: String, _ arguments: [String]) -> (status: Int32, data: Data)? {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [script, path]
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
         guard (try? process.run()) != nil else { return nil }
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        return try? JSONDecoder().decode([String].self, from: data)
-    }
-    /// zbarimg's `SYMBOLOGY:TEXT` results for one file; a result's text may span lines.
-    private func zbarimg(_ path: String) -> [String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/zbarimg")
-        process.arguments = ["-q", "--xml", path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return [] }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return XMLSymbols(data).symbols
+        return (process.terminationStatus, data)
     }
 
     /// The corpus's form: EAN/UPC as 13 digits (UPC-E expanded), newlines and GS as <LF> and <GS>.

@@ -40,9 +40,7 @@ public struct Tracker: Sendable {
     /// `look` of the decoder.
     public mutating func update(with symbols: [Symbol], at time: Double, look: Int = 0) -> Outcome {
         while inLastFrame.count <= look { inLastFrame.append([]) }
-        for (other, keys) in inLastFrame.enumerated() where other != look {
-            for key in keys { tracks[key]?.lastSeen = time }
-        }
+        keepInView(at: time, except: look)
         // A new dictionary only when a track expires: the per-frame path allocates nothing for it.
         if tracks.values.contains(where: { time - $0.lastSeen > config.absenceSeconds }) {
             tracks = tracks.filter { time - $0.value.lastSeen <= config.absenceSeconds }
@@ -72,7 +70,12 @@ public struct Tracker: Sendable {
     /// A frame at `time` was not decoded because it looked like the last decoded one: the codes of
     /// that frame (of each look's last frame) are taken as still in view.
     public mutating func touch(at time: Double) {
-        for keys in inLastFrame {
+        keepInView(at: time, except: nil)
+    }
+
+    /// Marks the codes of each look's last frame, but look `skipped`'s, as seen at `time`.
+    private mutating func keepInView(at time: Double, except skipped: Int?) {
+        for (look, keys) in inLastFrame.enumerated() where look != skipped {
             for key in keys { tracks[key]?.lastSeen = time }
         }
     }
