@@ -1,4 +1,5 @@
 // A plain C face for zxing-cpp 1.4 (Debian 12's libzxing-dev): types translated, nothing decided.
+#define ZX_USE_UTF8 // Result::text() as UTF-8 std::string
 #include "CZXing.h"
 
 #include <ZXing/ReadBarcode.h>
@@ -6,11 +7,16 @@
 #include <cstdio>
 #include <cstring>
 #include <exception>
+#include <string>
 #include <vector>
+
+static_assert(static_cast<int>(ZXing::ContentType::Binary) == CZX_BINARY && static_cast<int>(ZXing::ContentType::UnknownECI) == CZX_UNKNOWN_ECI,
+              "CZX_ content types follow ZXing::ContentType");
 
 struct czx_results {
     std::vector<czx_symbol> symbols;
     std::vector<std::vector<uint8_t>> bytes;
+    std::vector<std::string> texts;
 };
 
 extern "C" czx_results *czx_read(const uint8_t *luma, int width, int height, int stride, const czx_options *options,
@@ -22,17 +28,21 @@ extern "C" czx_results *czx_read(const uint8_t *luma, int width, int height, int
         hints.setTryRotate(options->try_rotate != 0);
         hints.setTryDownscale(options->try_downscale != 0);
         hints.setBinarizer(static_cast<ZXing::Binarizer>(options->binarizer));
+        if (options->max_symbols > 0) hints.setMaxNumberOfSymbols(static_cast<uint8_t>(options->max_symbols));
         ZXing::ImageView image(luma, width, height, ZXing::ImageFormat::Lum, stride);
         auto found = ZXing::ReadBarcodes(image, hints);
         auto *results = new czx_results;
-        results->bytes.reserve(found.size());
         for (const auto &result : found) {
             if (!result.isValid()) continue;
             const auto &data = result.bytes();
             results->bytes.emplace_back(data.begin(), data.end());
+            results->texts.push_back(result.text());
             czx_symbol symbol{};
             symbol.format = static_cast<int>(result.format());
             symbol.length = results->bytes.back().size();
+            symbol.text_length = results->texts.back().size();
+            symbol.content_type = static_cast<int>(result.contentType());
+            symbol.has_eci = result.hasECI();
             std::snprintf(symbol.symbology_identifier, sizeof symbol.symbology_identifier, "%s", result.symbologyIdentifier().c_str());
             const auto &position = result.position();
             for (int corner = 0; corner < 4; corner++) {
@@ -42,7 +52,10 @@ extern "C" czx_results *czx_read(const uint8_t *luma, int width, int height, int
             symbol.orientation = result.orientation();
             results->symbols.push_back(symbol);
         }
-        for (size_t i = 0; i < results->symbols.size(); i++) results->symbols[i].bytes = results->bytes[i].data();
+        for (size_t i = 0; i < results->symbols.size(); i++) {
+            results->symbols[i].bytes = results->bytes[i].data();
+            results->symbols[i].text = results->texts[i].data();
+        }
         return results;
     } catch (const std::exception &exception) {
         if (error && error_capacity) std::snprintf(error, error_capacity, "%s", exception.what());

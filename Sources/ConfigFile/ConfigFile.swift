@@ -110,7 +110,10 @@ public enum ConfigFile {
     }
 
     private static func readDecoder(_ section: inout Section, into decoder: inout DecoderConfig) throws(ConfigError) {
-        if let value = section.value("engine") { decoder.engine = try value.choice(DecoderEngine.self) }
+        if let value = section.value("engine") {
+            decoder.engine = try value.choice(DecoderEngine.self)
+            decoder.symbologies = decoder.engine.defaultSymbologies
+        }
         if let value = section.value("symbologies") {
             var chosen: Set<Symbology> = []
             for item in try value.items() { chosen.insert(try symbology(item)) }
@@ -120,9 +123,9 @@ public enum ConfigFile {
             if decoder.engine == .zbar, !zxingOnly.isEmpty {
                 throw value.error("ZBar cannot read \(zxingOnly.map(\.rawValue).sorted().joined(separator: ", ")): set decoder.engine to both (or zxing)")
             }
-            let linear = chosen.subtracting(DecoderEngine.zxingOnly).subtracting([.qr])
-            if decoder.engine == .zxing, !linear.isEmpty {
-                throw value.error("linear codes (\(linear.map(\.rawValue).sorted().joined(separator: ", "))) are read by ZBar only (zxing-cpp 1.4.0 aborts on some): set decoder.engine to both")
+            let zbarOnly = chosen.intersection(DecoderEngine.zbarOnly)
+            if decoder.engine == .zxing, !zbarOnly.isEmpty {
+                throw value.error("\(zbarOnly.map(\.rawValue).sorted().joined(separator: ", ")) are read by ZBar only (zxing-cpp 1.4.0 aborts on stacked DataBar): set decoder.engine to both")
             }
         }
         var lengths = try section.section("lengths")

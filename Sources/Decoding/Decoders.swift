@@ -14,15 +14,15 @@ public enum Decoders {
         case .zxing:
             return try ZXingDecoder(config: config)
         case .both:
-            // Measured over the sample corpus: zxing-cpp's QR as a fallback reads more than either
-            // library alone on every set (README, "Two decoders").
+            // Measured over the sample corpus: zxing-cpp as a fallback (QR and linear codes) reads
+            // more than either library alone on every set (README, "Two decoders").
             return try RoutedDecoder(config: config, fallback: true)
         }
     }
 }
 
 /// Both libraries: ZBar for every symbology it reads, zxing-cpp for the rest. With `fallback`,
-/// zxing-cpp also looks for QR, and its QR counts when ZBar found nothing.
+/// zxing-cpp also looks for the QR and linear codes it reads, and they count when ZBar found nothing.
 ///
 /// A still image gets both libraries. In a stream they take the frames in turn (`looks` is 2):
 /// look 0 is ZBar, look 1 is zxing-cpp, judged by ZBar's latest look. A frame then costs one
@@ -31,7 +31,7 @@ public final class RoutedDecoder: Decoder {
     private let zbar: ZBarDecoder?
     private let zxing: ZXingDecoder?
     private let fallback: Bool
-    /// Whether ZBar's latest look found anything: zxing-cpp's QR is then not needed.
+    /// Whether ZBar's latest look found anything: zxing-cpp's QR and linear codes are then not needed.
     private var zbarFound = false
 
     public init(config: DecoderConfig, fallback: Bool = false) throws(DecoderError) {
@@ -59,7 +59,8 @@ public final class RoutedDecoder: Decoder {
             return found
         }
         guard let zxing else { return [] }
-        let found = try zxing.decode(frame, in: region, secondLooks: secondLooks)
-        return fallback && zbarFound ? found.filter { DecoderEngine.zxingOnly.contains($0.symbology) } : found
+        guard fallback && zbarFound else { return try zxing.decode(frame, in: region, secondLooks: secondLooks) }
+        return try zxing.decode(frame, in: region, secondLooks: secondLooks, linearCodes: false)
+            .filter { DecoderEngine.zxingOnly.contains($0.symbology) }
     }
 }

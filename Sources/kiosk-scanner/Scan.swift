@@ -27,7 +27,7 @@ struct Scan: ParsableCommand {
     @Option(help: "Decoder: zbar, zxing, or both (ZBar for what it reads, zxing-cpp for pdf417, datamatrix, aztec).")
     var engine: String = DecoderEngine.zbar.rawValue
 
-    @Option(help: "Comma-separated symbologies to read (default: \(Symbology.zbarDefaults.map(\.rawValue).joined(separator: ","))).")
+    @Option(help: "Comma-separated symbologies to read (default: \(Symbology.zbarDefaults.map(\.rawValue).joined(separator: ",")); engine both adds pdf417,datamatrix,aztec, and zxing reads no databar).")
     var symbologies: String?
 
     func run() throws {
@@ -39,9 +39,8 @@ struct Scan: ParsableCommand {
             decoderConfig.engine = chosen
             if let symbologies {
                 decoderConfig.symbologies = try Self.parseSymbologies(symbologies)
-            } else if chosen != .zbar {
-                decoderConfig.symbologies.formUnion(DecoderEngine.zxingOnly)
-                if chosen == .zxing { decoderConfig.symbologies = DecoderEngine.zxingOnly.union([.qr]) }
+            } else {
+                decoderConfig.symbologies = chosen.defaultSymbologies
             }
         } catch {
             Self.fail("\(error)")

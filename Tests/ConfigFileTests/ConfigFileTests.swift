@@ -50,6 +50,17 @@ import Testing
         #expect(config.socket.format == .plain && config.socket.holdCount == 0)
     }
 
+
+    /// Without `symbologies`, the engine decides: `both` adds what only zxing-cpp reads, and
+    /// `zxing` leaves out what it cannot read, so neither is a startup error.
+    @Test func anEngineAloneBringsItsOwnSymbologies() throws {
+        let both = try ConfigFile.parse("decoder:\n  engine: both\n", file: "both.conf").decoder.symbologies
+        #expect(both == Set(Symbology.zbarDefaults).union([.pdf417, .datamatrix, .aztec]))
+        let zxing = try ConfigFile.parse("decoder:\n  engine: zxing\n", file: "zxing.conf").decoder.symbologies
+        #expect(zxing.contains(.ean13) && zxing.contains(.datamatrix) && !zxing.contains(.databar))
+        let named = try ConfigFile.parse("decoder:\n  engine: both\n  symbologies: [ean13]\n", file: "named.conf").decoder.symbologies
+        #expect(named == [.ean13])
+    }
     /// Each bad file names the line and the key that is wrong.
     @Test(arguments: [
         ("camera:\n  fps: 30\n  colour: red\n", 3, "camera.colour", "unknown key"),
@@ -65,7 +76,7 @@ import Testing
         ("scoket:\n  path: /x\n", 1, "scoket", "unknown key"),
         ("camera: [1, 2]\n", 1, "camera", "mapping"),
         ("decoder:\n  engine: zbar\n  symbologies: [qr, datamatrix]\n", 3, "decoder.symbologies", "ZBar cannot read datamatrix"),
-        ("decoder:\n  engine: zxing\n  symbologies: [qr, databar, code128]\n", 3, "decoder.symbologies", "linear codes (code128, databar) are read by ZBar only"),
+        ("decoder:\n  engine: zxing\n  symbologies: [qr, databar, code128, isbn13]\n", 3, "decoder.symbologies", "databar, isbn13 are read by ZBar only"),
         ("decoder:\n  engine: quagga\n", 2, "decoder.engine", "zbar, zxing, both"),
         ("gpio:\n  torch: { chip: gpiochip0 }\n", 2, "gpio.torch", "needs chip"),
         ("gpio:\n  torch: { chip: gpiochip0, line: 17, drive: totem-pole }\n", 2, "gpio.torch.drive", "push-pull, open-drain"),

@@ -24,13 +24,21 @@ typedef struct {
     int try_rotate;
     int try_downscale;
     int binarizer; /* 0 local average, 1 global histogram, 2 fixed threshold, 3 bool cast */
+    int max_symbols; /* 0: the library's default (255) */
 } czx_options;
 
-/* One decoded symbol. `bytes` is owned by the result list. */
+/* zxing-cpp's ContentType: what the data holds. */
+enum { CZX_TEXT, CZX_BINARY, CZX_MIXED, CZX_GS1, CZX_ISO15434, CZX_UNKNOWN_ECI };
+
+/* One decoded symbol. `bytes` and `text` are owned by the result list. */
 typedef struct {
     int format;
-    const uint8_t *bytes;
+    const uint8_t *bytes; /* the data as encoded, no character set applied */
     size_t length;
+    const char *text; /* the data as UTF-8, from its ECIs or the guessed character set */
+    size_t text_length;
+    int content_type;
+    int has_eci; /* whether the symbol names its character set */
     char symbology_identifier[8];
     int x[4], y[4]; /* top-left, top-right, bottom-right, bottom-left, in the symbol's own orientation */
     int orientation; /* degrees */
