@@ -15,15 +15,15 @@ struct AccuracyBenchmark {
             return
         }
         print("accuracy over \(corpus): images read (or codes reported, on falsepositives-*)")
-        print("readers: zbar (ours, ZBar alone); zxing (zxing-cpp alone through our C shim: QR, PDF417, DataMatrix, Aztec;")
-        print("         linear codes abort zxing-cpp 1.4.0); both (routed: ZBar, zxing-cpp for 2D and for QR when ZBar found")
-        print("         nothing); both+inv, both+half, both+bin: both plus one second look on frames where the first found")
+        print("readers: zbar (ours, ZBar alone); zxing (zxing-cpp alone through our C shim: every format but DataBar, linear")
+        print("         codes the first one only, as more can abort zxing-cpp 1.4.0); both (routed: ZBar, zxing-cpp for 2D and")
+        print("         for QR and linear codes when ZBar found nothing); both+inv, both+half, both+bin: both plus one second look on frames where the first found")
         print("         nothing (ZBar inverted, ZBar at half size, zxing-cpp's global-histogram binarizer); both+prep: the")
         print("         default (\(Preprocessing.defaults.map(\.rawValue).sorted().joined(separator: ", "))); zbarimg (ZBar alone); zxing-all (zxing-cpp alone,")
         print("         every format: Benchmarks/zxing-alone.py through python3-zxing-cpp, one process per image, as linear codes")
         print("         can abort it). 'best single' = the better of zbarimg and zxing-all: the libraries alone")
         var all = DecoderConfig()
-        all.symbologies = Set(Symbology.zbarDefaults).union(DecoderEngine.zxingOnly)
+        all.symbologies = DecoderEngine.both.defaultSymbologies
         all.preprocessing = []
         var zbarConfig = DecoderConfig()
         zbarConfig.preprocessing = []
