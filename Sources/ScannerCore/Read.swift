@@ -13,7 +13,8 @@ public struct Read: Sendable, Hashable, Codable {
     public var symbologyID: Symbology
     /// The AIM symbology identifier, e.g. "]E0".
     public var aim: String
-    /// The data as UTF-8 text, or nil when the bytes are not UTF-8.
+    /// The data as text: UTF-8, or for bytes that are not UTF-8 but not binary either, Shift_JIS or
+    /// ISO-8859-1 as zxing-cpp would guess it; nil for binary data.
     public var text: String?
     /// The data, always (base64 in JSON).
     public var bytes: Data
@@ -41,7 +42,7 @@ public struct Read: Sendable, Hashable, Codable {
         self.symbology = symbol.symbology.displayName
         self.symbologyID = symbol.symbology
         self.aim = symbol.symbology.aimIdentifier(gs1: symbol.isGS1)
-        self.text = String(validating: symbol.bytes, as: UTF8.self)
+        self.text = String(validating: symbol.bytes, as: UTF8.self) ?? LegacyText.decode(symbol.bytes)
         self.bytes = Data(symbol.bytes)
         self.immediate = symbol.symbology.holdsDigitsOnly
         self.content = ContentType.classify(text: text, isGS1: symbol.isGS1)

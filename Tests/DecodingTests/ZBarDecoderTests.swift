@@ -80,6 +80,15 @@ import Testing
         #expect(Read(symbol: symbol, frame: Size(width: 1, height: 1)).text == text)
     }
 
+    /// A Japanese QR code in Shift_JIS without an ECI: ZBar hands over the bytes, and the read's
+    /// text is the Japanese.
+    @Test func shiftJISQRIsTextToo() throws {
+        let bytes: [UInt8] = [0x93, 0x8C, 0x8B, 0x9E, 0x89, 0x77, 0x0D, 0x0A, 0x83, 0x65, 0x83, 0x58, 0x83, 0x67]
+        let symbol = try #require(try decoder.symbols(in: ImageFile.read(path: Barcodes.qr(bytes: bytes)), viewport: .full).first)
+        #expect(symbol.bytes == bytes)
+        #expect(Read(symbol: symbol, frame: Size(width: 1, height: 1)).text == "東京駅\r\nテスト")
+    }
+
     @Test func qrCornersFollowTheSymbolWhenRotated() throws {
         let upright = try ImageFile.read(path: Barcodes.zint(.qr, "ROTATE"))
         let turned = try ImageFile.read(path: Barcodes.zint(.qr, "ROTATE", extra: ["--rotate=90"]))

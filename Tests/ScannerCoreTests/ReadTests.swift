@@ -64,6 +64,19 @@ import Testing
         #expect(line.contains("\"time\":\"2026-11-18T11:06:40.042Z\""))
     }
 
+    /// Bytes that are not UTF-8 still give text when they are Shift_JIS or ISO-8859-1, told apart
+    /// as zxing-cpp does; binary data gives none.
+    @Test func textInOtherCharacterSetsIsGuessedAsZXingCppDoes() {
+        func read(_ bytes: [UInt8]) -> Read { Read(symbol: Symbol(symbology: .qr, bytes: bytes, corners: Self.box), frame: Size(width: 10, height: 10)) }
+        // テスト in Shift_JIS, then a backslash, which CP932 keeps (glibc's SHIFT_JIS gives a yen sign).
+        #expect(read([0x83, 0x65, 0x83, 0x58, 0x83, 0x67, 0x5C]).text == "テスト\\")
+        #expect(read([0x93, 0x8C, 0x8B, 0x9E, 0x89, 0x77]).text == "東京駅")
+        #expect(read([0x63, 0x61, 0x66, 0xE9, 0x0D, 0x0A]).text == "café\r\n")
+        #expect(read([0x63, 0x61, 0x66, 0xE9]).content == .plain)
+        #expect(read([0xFF, 0xFE, 0x00, 0x80]).text == nil)
+        #expect(read([0x41, 0xE9, 0x1D]).content == .binary)
+    }
+
     @Test func lineIsZbarimgStyle() {
         #expect(Self.read(.ean13, "5901234123457").line == "EAN-13:5901234123457")
         let latin = Read(symbol: Symbol(symbology: .qr, bytes: [0x41, 0xE9], corners: Self.box), frame: Size(width: 10, height: 10))

@@ -1,0 +1,84 @@
+import Glibc
+
+/// Text in the two character sets found in codes besides UTF-8: Shift_JIS (Japanese QR codes,
+/// which rarely name it) and ISO-8859-1 (the default of QR's byte mode, PDF417 and DataMatrix).
+/// Both decoders hand over a code's bytes as encoded; this tells the two apart the way zxing-cpp's
+/// `TextDecoder::GuessEncoding` does, and converts with glibc's iconv.
+public enum LegacyText {
+    /// The text of `bytes` that are not UTF-8, or nil when they look binary (control characters
+    /// other than tab, line feed and carriage return) or fit neither character set.
+    public static func decode(_ bytes: [UInt8]) -> String? {
+        guard !bytes.contains(where: { ($0 < 0x20 && ![0x09, 0x0A, 0x0D].contains($0)) || $0 == 0x7F }) else { return nil }
+        switch guess(bytes) {
+        case .shiftJIS: return convert(bytes, from: "CP932")
+        case .latin1: return String(decoding: bytes.map { UInt16($0) }, as: UTF16.self)
+        case nil: return nil
+        }
+    }
+
+    enum Charset { case shiftJIS, latin1 }
+
+    /// zxing-cpp 1.4's guess between Shift_JIS and ISO-8859-1 (its UTF-8 branch is left out: UTF-8
+    /// is tried first, exactly).
+    static func guess(_ bytes: [UInt8]) -> Charset? {
+        var canBeLatin1 = true, canBeShiftJIS = true
+        var sjisBytesLeft = 0, katakana = 0, katakanaWord = 0, doubleByteWord = 0, longestKatakanaWord = 0, longestDoubleByteWord = 0
+        var latin1HighOther = 0
+        for value in bytes {
+            if canBeLatin1 {
+                if value > 0x7F && value < 0xA0 {
+                    canBeLatin1 = false
+                } else if value > 0x9F && (value < 0xC0 || value == 0xD7 || value == 0xF7) {
+                    latin1HighOther += 1
+                }
+            }
+            guard canBeShiftJIS else { continue }
+            if sjisBytesLeft > 0 {
+                if value < 0x40 || value == 0x7F || value > 0xFC { canBeShiftJIS = false } else { sjisBytesLeft -= 1 }
+            } else if value == 0x80 || value == 0xA0 || value > 0xEF {
+                canBeShiftJIS = false
+            } else if value > 0xA0 && value < 0xE0 {
+                katakana += 1
+                doubleByteWord = 0
+                katakanaWord += 1
+                longestKatakanaWord = max(longestKatakanaWord, katakanaWord)
+            } else if value > 0x7F {
+                sjisBytesLeft += 1
+                katakanaWord = 0
+                doubleByteWord += 1
+                longestDoubleByteWord = max(longestDoubleByteWord, doubleByteWord)
+            } else {
+                katakanaWord = 0
+                doubleByteWord = 0
+            }
+        }
+        if sjisBytesLeft > 0 { canBeShiftJIS = false }
+        if canBeShiftJIS && (longestKatakanaWord >= 3 || longestDoubleByteWord >= 3) { return .shiftJIS }
+        // Short words: two katakana in the whole text, or at least 10 % of bytes that would be
+        // Latin-1 punctuation, point to Shift_JIS.
+        if canBeLatin1 && canBeShiftJIS {
+            return (longestKatakanaWord == 2 && katakana == 2) || latin1HighOther * 10 >= bytes.count ? .shiftJIS : .latin1
+        }
+        return canBeLatin1 ? .latin1 : canBeShiftJIS ? .shiftJIS : nil
+    }
+
+    /// `bytes` in `charset` as a String, through iconv; nil when iconv cannot convert them.
+    /// CP932 rather than SHIFT_JIS: glibc's SHIFT_JIS reads 0x5C as a yen sign, which breaks URLs.
+    private static func convert(_ bytes: [UInt8], from charset: String) -> String? {
+        let converter = iconv_open("UTF-8", charset)
+        guard converter != iconv_t(bitPattern: -1) else { return nil }
+        defer { iconv_close(converter) }
+        var input = bytes.map { CChar(bitPattern: $0) }
+        var output = [CChar](repeating: 0, count: bytes.count * 3 + 1)
+        let written: Int? = input.withUnsafeMutableBufferPointer { inBuffer in
+            output.withUnsafeMutableBufferPointer { outBuffer in
+                var inPointer = inBuffer.baseAddress, inLeft = inBuffer.count
+                var outPointer = outBuffer.baseAddress, outLeft = outBuffer.count
+                guard iconv(converter, &inPointer, &inLeft, &outPointer, &outLeft) != -1, inLeft == 0 else { return nil }
+                return outBuffer.count - outLeft
+            }
+        }
+        guard let written else { return nil }
+        return String(validating: output.prefix(written).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+}
