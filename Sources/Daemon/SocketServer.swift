@@ -319,11 +319,9 @@ public final class SocketServer: ReadSink, @unchecked Sendable {
 }
 
 extension Read {
-    /// The plain-mode line: the text, or the bytes as Latin-1 when they are not UTF-8, with line
-    /// breaks escaped so that one read stays one line.
+    /// The plain-mode line: `shownText`, with line breaks escaped so that one read stays one line.
     var plainText: String {
-        let raw = text ?? String(decoding: bytes.map { UInt16($0) }, as: UTF16.self)
-        return raw.escaping(["\r": "\\r", "\n": "\\n"])
+        shownText.escaping(["\r": "\\r", "\n": "\\n"])
     }
 }
 

@@ -11,9 +11,14 @@ public enum LegacyText {
         guard !bytes.contains(where: { ($0 < 0x20 && ![0x09, 0x0A, 0x0D].contains($0)) || $0 == 0x7F }) else { return nil }
         switch guess(bytes) {
         case .shiftJIS: return convert(bytes, from: "CP932")
-        case .latin1: return String(decoding: bytes.map { UInt16($0) }, as: UTF16.self)
+        case .latin1: return latin1(bytes)
         case nil: return nil
         }
+    }
+
+    /// `bytes` as ISO-8859-1: every byte the code point of the same value.
+    public static func latin1<Bytes: Sequence<UInt8>>(_ bytes: Bytes) -> String {
+        String(decoding: bytes.map { UInt16($0) }, as: UTF16.self)
     }
 
     enum Charset { case shiftJIS, latin1 }

@@ -64,9 +64,14 @@ public struct Read: Sendable, Hashable, Codable {
         case gs1Error = "gs1_error", corners, frame, orientation, quality
     }
 
-    /// The zbarimg-style line, `SYMBOLOGY:TEXT` (bytes shown as Latin-1 when not UTF-8).
+    /// The text, or for binary data (no text) the bytes shown as Latin-1: for lines people read.
+    public var shownText: String {
+        text ?? LegacyText.latin1(bytes)
+    }
+
+    /// The zbarimg-style line, `SYMBOLOGY:TEXT` (`shownText`).
     public var line: String {
-        "\(symbology):\(text ?? String(decoding: bytes.map { UInt16($0) }, as: UTF16.self))"
+        "\(symbology):\(shownText)"
     }
 }
 

@@ -26,7 +26,7 @@ public struct Typist: Sendable {
     /// The actions for `bytes` (UTF-8, or Latin-1 when not UTF-8), and the characters left out.
     /// CR and LF type Enter (CR LF once), TAB types Tab.
     public func actions(for bytes: [UInt8]) -> (actions: [KeyAction], missing: [Character]) {
-        let text = String(validating: bytes, as: UTF8.self) ?? String(decoding: bytes.map { UInt16($0) }, as: UTF16.self)
+        let text = String(validating: bytes, as: UTF8.self) ?? LegacyText.latin1(bytes)
         var actions: [KeyAction] = []
         var left: [Character] = []
         var previous: Character?
