@@ -193,6 +193,14 @@ public enum ConfigFile {
         if let value = section.value("hold_count") { socket.holdCount = try value.int(in: 0...10_000) }
         if let value = section.value("hold_seconds") { socket.holdSeconds = try value.double(in: 0...3600) }
         if let value = section.value("client_buffer") { socket.clientBufferBytes = try value.int(in: 4096...(64 << 20)) }
+        if let value = section.value("max_clients") { socket.maxClients = try value.int(in: 1...4096) }
+        if let value = section.value("max_queued") { socket.maxQueuedBytes = try value.int(in: 65536...(1 << 30)) }
+        if let value = section.value("consumer_after") { socket.consumerAfterSeconds = try value.double(in: 0...60) }
+        if let value = section.value("control_group") {
+            let group = try value.string()
+            socket.controlGroup = group.isEmpty ? nil : group
+        }
+        if let value = section.value("images") { socket.images = try value.bool() }
         try section.finish()
     }
 

@@ -10,8 +10,8 @@ import Synchronization
 
 /// Where reads go once the capture loop has made them.
 public protocol ReadSink: Sendable {
-    /// Hands a read over for delivery; false when nobody will get it (it was dropped and counted).
-    func deliver(_ read: Read) -> Bool
+    /// Hands a read over for delivery; it ends delivered or dropped and counted, never unaccounted.
+    func deliver(_ read: Read)
 }
 
 /// The capture loop on its own thread: open the camera (and wait for it while it is missing,
@@ -205,7 +205,7 @@ public final class CaptureLoop: Sendable {
             let read = Read(symbol: symbol, frame: frame.size, seq: session.seq)
             logger.debug("read \(read.seq) \(read.symbology) from frame \(frame.sequence)")
             // The sink gives the good-read or error feedback once the outputs have answered.
-            _ = sink.deliver(read)
+            sink.deliver(read)
             reads.append(read)
             // A trigger session ends at its first read: one press, one code.
             if state.snapshot.mode == .trigger {

@@ -3,6 +3,10 @@ import ScannerCore
 /// A line a client sends on the socket, parsed. Every line gets exactly one reply line.
 public enum Command: Equatable, Sendable {
     case status
+    /// This connection consumes scans: reads are written to it (and the held ones first).
+    case subscribe
+    /// This connection does not consume scans (a tool: `kiosk-scanner status`, `snapshot`, `record`).
+    case unsubscribe
     case pause
     case resume
     case trigger
@@ -31,6 +35,8 @@ public enum Command: Equatable, Sendable {
         }
         switch verb {
         case "status": return bare(.status)
+        case "subscribe": return bare(.subscribe)
+        case "unsubscribe": return bare(.unsubscribe)
         case "pause": return bare(.pause)
         case "resume": return bare(.resume)
         case "trigger": return bare(.trigger)
@@ -48,7 +54,7 @@ public enum Command: Equatable, Sendable {
             }
             return .success(.torch(mode))
         default:
-            return .failure(CommandError("unknown command '\(String(verb.prefix(32)))' (commands: status, metrics, pause, resume, trigger, torch on|off|auto, beep, snapshot, record SECONDS)"))
+            return .failure(CommandError("unknown command '\(String(verb.prefix(32)))' (commands: subscribe, unsubscribe, status, metrics, pause, resume, trigger, torch on|off|auto, beep, snapshot, record SECONDS)"))
         }
     }
 
@@ -56,6 +62,8 @@ public enum Command: Equatable, Sendable {
     public var name: String {
         switch self {
         case .status: "status"
+        case .subscribe: "subscribe"
+        case .unsubscribe: "unsubscribe"
         case .pause: "pause"
         case .resume: "resume"
         case .trigger: "trigger"

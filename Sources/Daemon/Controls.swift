@@ -21,7 +21,7 @@ final class Controls: CommandTarget {
 
     func execute(_ command: Command) -> Result<Void, CommandError> {
         switch command {
-        case .status, .metrics, .snapshot, .record:
+        case .status, .subscribe, .unsubscribe, .metrics, .snapshot, .record:
             // Answered by the socket server itself.
             return .success(())
         case .pause:

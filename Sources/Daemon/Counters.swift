@@ -17,6 +17,8 @@ public final class Counters: Sendable {
         public var reconnects = 0
         /// Clients connected now.
         public var clients = 0
+        /// Connections refused: the client limit, or too few descriptors left.
+        public var clientsRefused = 0
         public var torchSwitchOns = 0
         /// Frames decoded, and frames skipped because a newer one was ready.
         public var framesDecoded = 0
@@ -43,6 +45,7 @@ public final class Counters: Sendable {
 
         enum CodingKeys: String, CodingKey {
             case detections, reads, readsBySymbology = "reads_by_symbology", duplicates, dropped, reconnects, clients
+            case clientsRefused = "clients_refused"
             case torchSwitchOns = "torch_switch_ons", framesDecoded = "frames_decoded", framesSkipped = "frames_skipped", framesGated = "frames_gated"
             case decodeHistogram = "decode_histogram", decodeSeconds = "decode_seconds"
         }

@@ -17,28 +17,52 @@ public protocol CommandTarget: Sendable {
     var outputHealth: [OutputHealth] { get }
 }
 
-/// The UNIX socket a POS application connects to: every read to every client in order, `state`
-/// events, commands with replies, and reads held while nobody is connected.
-public final class SocketServer: ReadSink, @unchecked Sendable {
-    private let config: SocketConfig
-    private let eventLoop: any EventLoop
-    private let counters: Counters
-    private let logger: Logger
-    private let target: any CommandTarget
-    private let tap: FrameTap
-    private let encoder = JSONEncoder.forEvents()
+/// What became of a read at the socket. Reported once as `delivered` or `dropped`, perhaps after `held`.
+public enum SocketOutcome: Sendable, Equatable {
+    /// A consumer's write of it completed.
+    case delivered
+    /// No client consumes scans now: it waits in the hold queue.
+    case held
+    /// It will never be delivered, for this reason (also its `dropped` counter).
+    case dropped(String)
+}
+
+/// The UNIX socket a POS application connects to: every read to every client that consumes scans,
+/// in order; `state` events; commands with replies; reads held while nobody consumes them.
+/// Delivery and hold: `SocketServer+Delivery.swift`; commands: `SocketServer+Commands.swift`.
+public final class SocketServer: @unchecked Sendable {
+    let config: SocketConfig
+    let eventLoop: any EventLoop
+    let counters: Counters
+    let logger: Logger
+    let target: any CommandTarget
+    let tap: FrameTap
+    let access: SocketAccess
+    let encoder = JSONEncoder.forEvents()
     private let listener = Mutex<(any Channel)?>(nil)
     private let socketInode = Mutex<ino_t?>(nil)
-    /// Connected clients; read outside the event loop only to answer `deliver`.
-    private let connected = Atomic<Int>(0)
+
+    /// One connection, as the server sees it.
+    struct Client {
+        /// Whether reads are written to it.
+        enum Role { case undecided, consumer, control }
+
+        let channel: any Channel
+        let peer: SocketPeer?
+        let mayControl: Bool
+        var role: Role
+        /// Bytes handed to the channel whose write has not completed.
+        var queued = 0
+        /// Frame lines (snapshot, record) being written: such a client is not cut off for their size.
+        var bulkWrites = 0
+    }
 
     // Touched on `eventLoop` only.
-    private var clients: [Int: any Channel] = [:]
+    var clients: [Int: Client] = [:]
     private var nextClientID = 0
-    private var held: [(read: Read, since: UInt64)] = []
-    /// Frame lines (snapshot, record) still being written, per client: such a client is not cut
-    /// off for the size of its own frames.
-    private var bulkWrites: [Int: Int] = [:]
+    var held: [HeldRead] = []
+    /// Bytes queued for all clients together.
+    private var queuedTotal = 0
 
     init(config: SocketConfig, eventLoop: any EventLoop, counters: Counters, target: any CommandTarget, tap: FrameTap, logger: Logger) {
         self.config = config
@@ -47,6 +71,7 @@ public final class SocketServer: ReadSink, @unchecked Sendable {
         self.target = target
         self.tap = tap
         self.logger = logger
+        access = SocketAccess(controlGroup: config.controlGroup, logger: logger)
     }
 
     /// Binds the socket, replacing a stale socket file but never one a live daemon is serving;
@@ -55,6 +80,10 @@ public final class SocketServer: ReadSink, @unchecked Sendable {
         let limit = config.clientBufferBytes
         let bootstrap = ServerBootstrap(group: eventLoop)
             .serverChannelOption(.backlog, value: 128)
+            // Out of descriptors (EMFILE, ENFILE): accept again a second later instead of at once, forever.
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler()) }
+            }
             .childChannelOption(.writeBufferWaterMark, value: .init(low: limit / 2, high: limit))
             // The kernel's own queue for a client is bounded by the same figure.
             .childChannelOption(.socketOption(.so_sndbuf), value: SocketOptionValue(limit))
@@ -91,21 +120,13 @@ public final class SocketServer: ReadSink, @unchecked Sendable {
         let channel = listener.withLock { $0 }
         try? await channel?.close()
         try? await eventLoop.submit { [self] in
-            for client in clients.values { client.close(promise: nil) }
-            let undelivered = held.count
-            if undelivered > 0 {
-                counters.update { $0.dropped["shutdown", default: 0] += undelivered }
-                logger.warning("dropped \(undelivered) held reads at shutdown: no client connected")
-            }
+            for client in clients.values { client.channel.close(promise: nil) }
+            let undelivered = held
             held.removeAll()
+            for entry in undelivered { drop(entry, reason: "shutdown") }
+            if !undelivered.isEmpty { logger.warning("dropped \(undelivered.count) held reads at shutdown: no client consumed them") }
         }.get()
         if let inode = socketInode.withLock({ $0 }) { SocketPath.remove(config.path, ifInode: inode) }
-    }
-
-    public func deliver(_ read: Read) -> Bool {
-        let willDeliver = connected.load(ordering: .relaxed) > 0 || config.holdCount > 0
-        eventLoop.execute { [self] in broadcast(read) }
-        return willDeliver
     }
 
     /// Sends a `state` event to every client (JSON format only).
@@ -113,228 +134,129 @@ public final class SocketServer: ReadSink, @unchecked Sendable {
         guard config.format == .json else { return }
         eventLoop.execute { [self] in
             let line = Event.state(snapshot, encoder: encoder)
-            for client in clients.values where client.isWritable { write(line, to: client) }
+            for (id, client) in clients where client.channel.isWritable { send(line, to: id) }
         }
     }
 
-    // MARK: On the event loop
+    // MARK: Connections, on the event loop
 
-    private func broadcast(_ read: Read) {
-        guard !clients.isEmpty else {
-            hold(read)
-            return
+    /// Takes a new connection; nil when it was refused (the client limit, or too few descriptors
+    /// left), after telling it why.
+    fileprivate func connect(_ channel: any Channel) -> Int? {
+        let limit = config.maxClients
+        let refusal: String? =
+            clients.count >= limit ? "too many clients (socket.max_clients \(limit))"
+            : DescriptorHeadroom.allowsClient() ? nil : "too many open files: the daemon keeps its last descriptors for the camera"
+        if let refusal {
+            counters.update { $0.clientsRefused += 1 }
+            logger.warning("client refused: \(refusal)", metadata: ["clients": "\(clients.count)"])
+            let buffer = channel.allocator.buffer(string: errorReply(refusal) + "\n")
+            channel.writeAndFlush(buffer).whenComplete { _ in channel.close(promise: nil) }
+            return nil
         }
-        let line = config.format == .json ? Event.scan(read, encoder: encoder) : read.plainText
-        var delivered = false
-        for (id, client) in clients where client.isWritable || bulkWrites[id] != nil {
-            write(line, to: client)
-            delivered = true
-        }
-        if delivered { countDelivered(read) } else { drop(1, reason: "clients-stalled", read: read) }
-    }
-
-    private func countDelivered(_ read: Read) {
-        counters.update {
-            $0.reads += 1
-            $0.readsBySymbology[read.symbology, default: 0] += 1
-        }
-    }
-
-    private func hold(_ read: Read) {
-        guard config.holdCount > 0 else {
-            drop(1, reason: "no-client", read: read)
-            return
-        }
-        held.append((read, NIODeadline.now().uptimeNanoseconds))
-        logger.debug("holding read \(read.seq): no client connected", metadata: ["held": "\(held.count)"])
-        if held.count > config.holdCount {
-            let oldest = held.removeFirst()
-            drop(1, reason: "hold-full", read: oldest.read)
-        }
-    }
-
-    private func drop(_ count: Int, reason: String, read: Read) {
-        counters.update { $0.dropped[reason, default: 0] += count }
-        logger.warning("read dropped: \(reason)", metadata: ["seq": "\(read.seq)", "symbology": "\(read.symbology)"])
-    }
-
-    fileprivate func connect(_ channel: any Channel) -> Int {
         nextClientID += 1
-        clients[nextClientID] = channel
-        connected.store(clients.count, ordering: .relaxed)
+        let id = nextClientID
+        let peer = SocketPeer.of(channel)
+        let role: Client.Role = config.consumerAfterSeconds > 0 ? .undecided : .consumer
+        clients[id] = Client(channel: channel, peer: peer, mayControl: access.mayControl(peer), role: role)
         counters.update { $0.clients = clients.count }
-        logger.info("client \(nextClientID) connected", metadata: ["clients": "\(clients.count)"])
-        if config.format == .json { write(Event.state(target.snapshot, encoder: encoder), to: channel) }
-        flushHeld(to: channel)
-        return nextClientID
+        logger.info("client \(id) connected", metadata: ["clients": "\(clients.count)", "peer": "\(peer?.description ?? "unknown")"])
+        return id
     }
 
-    fileprivate func disconnect(_ id: Int, reason: String) {
+    /// The first lines a client gets: the state, and held reads once it consumes scans. Called
+    /// after `connect` returned, so a client that is already gone is removed by `disconnect`.
+    fileprivate func greet(_ id: Int) {
+        if config.format == .json { send(Event.state(target.snapshot, encoder: encoder), to: id) }
+        guard let client = clients[id] else { return }
+        if client.role == .consumer {
+            flushHeld()
+        } else {
+            eventLoop.scheduleTask(in: .nanoseconds(Int64(config.consumerAfterSeconds * 1e9))) { [self] in
+                // Still silent about its role: a POS application that just reads.
+                if clients[id]?.role == .undecided { becomeConsumer(id) }
+            }
+        }
+    }
+
+    /// `id` consumes scans from now on: reads are written to it, and the held ones go to it first.
+    func becomeConsumer(_ id: Int) {
+        guard clients[id] != nil, clients[id]?.role != .consumer else { return }
+        clients[id]?.role = .consumer
+        logger.debug("client \(id) consumes scans")
+        flushHeld()
+    }
+
+    /// Forgets a connection that closed, failed or was cut off.
+    func disconnect(_ id: Int, reason: String) {
         tap.remove(id: id)
-        bulkWrites[id] = nil
-        guard clients.removeValue(forKey: id) != nil else { return }
-        connected.store(clients.count, ordering: .relaxed)
+        guard let client = clients.removeValue(forKey: id) else { return }
+        queuedTotal -= client.queued
         counters.update { $0.clients = clients.count }
         logger.info("client \(id) disconnected: \(reason)", metadata: ["clients": "\(clients.count)"])
     }
 
-    private func flushHeld(to channel: any Channel) {
-        let now = NIODeadline.now().uptimeNanoseconds
-        for entry in held {
-            if Double(now - entry.since) / 1e9 > config.holdSeconds {
-                drop(1, reason: "hold-expired", read: entry.read)
-            } else {
-                write(config.format == .json ? Event.scan(entry.read, encoder: encoder) : entry.read.plainText, to: channel)
-                countDelivered(entry.read)
-            }
-        }
-        held.removeAll()
+    /// Disconnects and closes `id`.
+    func cutOff(_ id: Int, reason: String) {
+        guard let channel = clients[id]?.channel else { return }
+        disconnect(id, reason: reason)
+        channel.close(promise: nil)
     }
 
-    /// The reply to one command line; nil when the reply comes later (`snapshot`).
-    fileprivate func reply(to line: Substring?, from client: Int) -> String? {
-        guard let line else { return errorReply("line longer than \(Command.maxLineBytes) bytes") }
-        switch Command.parse(String(line)) {
-        case .failure(let error):
-            return errorReply(error.message)
-        case .success(.status):
-            let snapshot = target.snapshot
-            if config.format == .plain {
-                let counts = counters.snapshot
-                return "ok camera=\(snapshot.camera.state.rawValue) torch=\(snapshot.torch ? "on" : "off") mode=\(snapshot.mode.rawValue) paused=\(snapshot.paused) reads=\(counts.reads) clients=\(clients.count)"
-            }
-            let status = StatusReply(
-                state: StateEvent(snapshot), counters: counters.snapshot, clients: clients.count, held: held.count, outputs: target.outputHealth)
-            return Event.reply("status", ok: true, status: status, encoder: encoder)
-        case .success(.metrics):
-            let text = Metrics.prometheus(counters.snapshot, target.snapshot, outputs: target.outputHealth)
-            // Plain: the exposition's lines, then the reply line; JSON: the text in one field.
-            return config.format == .plain ? text + "ok" : Event.reply("metrics", ok: true, metrics: text, encoder: encoder)
-        case .success(.snapshot):
-            return requestFrames(.snapshot, for: client)
-        case .success(.record(let seconds)):
-            return requestFrames(.record(until: SystemdNotifier.monotonicNanoseconds() + UInt64(seconds * 1e9)), for: client)
-        case .success(let command):
-            switch target.execute(command) {
-            case .success: return config.format == .plain ? "ok" : Event.reply(command.name, ok: true, encoder: encoder)
-            case .failure(let error): return errorReply(error.message, command: command.name)
-            }
-        }
-    }
+    // MARK: Writes, on the event loop
 
-    /// Asks the capture loop for frames for `client`. A snapshot is answered with its frame (or an
-    /// error after `snapshotTimeout`); a recording is answered at once, then sends `frame` events and
-    /// ends with `record-end`. Frame lines are JSON in either socket format: only our tools ask for them.
-    private func requestFrames(_ kind: FrameTap.Kind, for client: Int) -> String? {
-        let name = if case .snapshot = kind { "snapshot" } else { "record" }
-        let camera = target.snapshot.camera
-        guard camera.state == .streaming else {
-            return errorReply("no frame: camera \(camera.state.rawValue)\(camera.detail.map { " (\($0))" } ?? "")", command: name)
+    /// Writes `line` and a newline to `id`; `completion` learns whether the write completed (the
+    /// kernel took the bytes). Counts against the client's and the total queue limits.
+    func send(_ line: String, to id: Int, bulk: Bool = false, completion: ((Bool) -> Void)? = nil) {
+        guard let channel = clients[id]?.channel else {
+            completion?(false)
+            return
         }
-        guard bulkWrites[client] == nil, tap.remove(id: client) == false else {
-            return errorReply("a snapshot or recording is already running on this connection", command: name)
-        }
-        let busy = Atomic<Bool>(false)
-        let take: @Sendable (TappedFrame) -> Bool = { [self] frame in
-            // One frame in flight per client: a client that cannot keep up misses frames, it is not queued for.
-            guard busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return false }
-            eventLoop.execute { [self] in
-                let line: String
-                switch kind {
-                case .snapshot: line = Event.withLuma(Event.reply("snapshot", ok: true, frame: FrameEvent(frame), encoder: encoder), frame)
-                case .record: line = Event.frame(frame, encoder: encoder)
-                }
-                writeBulk(line, to: client) { busy.store(false, ordering: .releasing) }
-            }
-            return true
-        }
-        switch kind {
-        case .snapshot:
-            tap.add(id: client, kind: kind, take: take, end: { _ in })
-            eventLoop.scheduleTask(in: Self.snapshotTimeout) { [self] in
-                guard tap.remove(id: client), let channel = clients[client] else { return }
-                write(errorReply("no frame within \(Self.snapshotTimeout.nanoseconds / 1_000_000_000) s", command: "snapshot"), to: channel)
-            }
-            return nil
-        case .record(let until):
-            let end: @Sendable (Int) -> Void = { [self] skipped in
-                eventLoop.execute { [self] in
-                    guard let channel = clients[client] else { return }
-                    write(Event.recordEnd(skipped: skipped, encoder: encoder), to: channel)
-                }
-            }
-            tap.add(id: client, kind: kind, take: take, end: end)
-            logger.info("client \(client) records frames until \(until / 1_000_000) ms (monotonic)")
-            // Ends the recording on time even when no frame comes (the capture loop ends it otherwise).
-            let seconds = Double(until - SystemdNotifier.monotonicNanoseconds()) / 1e9
-            eventLoop.scheduleTask(in: .milliseconds(Int64(seconds * 1000) + 1000)) { [self] in
-                if tap.remove(id: client) { end(0) }
-            }
-            return Event.reply("record", ok: true, encoder: encoder)
-        }
-    }
-
-    /// How long a snapshot waits for a frame from a streaming camera.
-    static let snapshotTimeout = TimeAmount.seconds(3)
-    /// How long one frame line may take to reach a client.
-    static let frameWriteTimeout = TimeAmount.seconds(10)
-
-    private func writeBulk(_ line: String, to client: Int, done: @escaping @Sendable () -> Void) {
-        guard let channel = clients[client] else { return done() }
-        bulkWrites[client, default: 0] += 1
         var buffer = channel.allocator.buffer(capacity: line.utf8.count + 1)
         buffer.writeString(line)
         buffer.writeInteger(UInt8(ascii: "\n"))
+        let size = buffer.readableBytes
+        clients[id]?.queued += size
+        if bulk { clients[id]?.bulkWrites += 1 }
+        queuedTotal += size
         let promise = eventLoop.makePromise(of: Void.self)
-        // A client that stops reading in the middle of a frame is cut off like any stalled client.
-        let deadline = eventLoop.scheduleTask(in: Self.frameWriteTimeout) { [self] in
-            disconnect(client, reason: "not reading: a frame line unsent after \(Self.frameWriteTimeout.nanoseconds / 1_000_000_000) s")
-            channel.close(promise: nil)
-        }
-        promise.futureResult.whenComplete { [self] _ in
-            deadline.cancel()
-            if let pending = bulkWrites[client] { bulkWrites[client] = pending > 1 ? pending - 1 : nil }
-            done()
-            if bulkWrites[client] == nil, !channel.isWritable, clients[client] != nil {
-                disconnect(client, reason: "not reading: more than the client buffer queued")
-                channel.close(promise: nil)
+        promise.futureResult.whenComplete { [self] result in
+            if clients[id]?.channel === channel {
+                clients[id]?.queued -= size
+                if bulk { clients[id]?.bulkWrites -= 1 }
+                queuedTotal -= size
             }
+            if case .failure = result {
+                logger.debug("write to client \(id) failed: \(result)")
+            }
+            completion?(result.isSuccess)
         }
         channel.writeAndFlush(buffer, promise: promise)
+        if queuedTotal > config.maxQueuedBytes, let largest = clients.max(by: { $0.value.queued < $1.value.queued }), largest.value.queued > 0 {
+            cutOff(largest.key, reason: "not reading: the clients' queues together reached socket.max_queued (\(config.maxQueuedBytes) bytes)")
+        }
     }
 
-    /// Whether `client` has frame lines being written (its buffer may then exceed the limit).
-    fileprivate func isSendingFrames(_ client: Int) -> Bool { bulkWrites[client] != nil }
+    /// Whether `id` may be written to now: connected, active, and not over its own queue limit
+    /// (unless the excess is its own frame lines).
+    func isWritable(_ id: Int) -> Bool {
+        guard let client = clients[id], client.channel.isActive else { return false }
+        return client.channel.isWritable || client.bulkWrites > 0
+    }
 
-    private func errorReply(_ message: String, command: String? = nil) -> String {
+    fileprivate func writabilityChanged(_ id: Int) {
+        guard let client = clients[id], !client.channel.isWritable, client.bulkWrites == 0 else { return }
+        cutOff(id, reason: "not reading: more than the client buffer queued")
+    }
+
+    func errorReply(_ message: String, command: String? = nil) -> String {
         config.format == .plain ? "error: \(message)" : Event.reply(command, ok: false, error: message, encoder: encoder)
     }
-
-    fileprivate func write(_ line: String, to channel: any Channel) {
-        var buffer = channel.allocator.buffer(capacity: line.utf8.count + 1)
-        buffer.writeString(line)
-        buffer.writeInteger(UInt8(ascii: "\n"))
-        channel.writeAndFlush(buffer, promise: nil)
-    }
 }
 
-extension Read {
-    /// The plain-mode line: `shownText`, with line breaks escaped so that one read stays one line.
-    var plainText: String {
-        shownText.escaping(["\r": "\\r", "\n": "\\n"])
-    }
-}
-
-extension String {
-    /// The string with each of `replacements`' scalars replaced by its text. By scalar, not by
-    /// Character: "\r\n" is one Character, and both of its scalars must be escaped.
-    func escaping(_ replacements: [Unicode.Scalar: String]) -> String {
-        var escaped = ""
-        escaped.reserveCapacity(utf8.count)
-        for scalar in unicodeScalars {
-            if let replacement = replacements[scalar] { escaped += replacement } else { escaped.unicodeScalars.append(scalar) }
-        }
-        return escaped
+extension Result {
+    var isSuccess: Bool {
+        if case .success = self { true } else { false }
     }
 }
 
@@ -343,34 +265,38 @@ private final class ClientHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
 
     private let server: SocketServer
-    private var id = 0
+    /// nil until connected, and for a refused connection.
+    private var id: Int?
     private var pending: [UInt8] = []
     private var discarding = false
 
     init(server: SocketServer) { self.server = server }
 
     func channelActive(context: ChannelHandlerContext) {
+        // The id is known before anything is written: a write that fails at once closes the
+        // channel, and channelInactive must then find the client to remove.
         id = server.connect(context.channel)
+        if let id { server.greet(id) }
         context.fireChannelActive()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
-        server.disconnect(id, reason: "closed")
+        if let id { server.disconnect(id, reason: "closed") }
         context.fireChannelInactive()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard let id else { return }
         var buffer = unwrapInboundIn(data)
         let bytes = buffer.readBytes(length: buffer.readableBytes) ?? []
         var start = 0
         while let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
             if discarding {
                 discarding = false
-                server.write(server.reply(to: nil, from: id)!, to: context.channel)
+                server.handle(nil, from: id)
             } else {
                 let line = pending + bytes[start..<newline]
-                let text = line.count <= Command.maxLineBytes ? String(decoding: line, as: UTF8.self)[...] : nil
-                if let reply = server.reply(to: text, from: id) { server.write(reply, to: context.channel) }
+                server.handle(line.count <= Command.maxLineBytes ? String(decoding: line, as: UTF8.self)[...] : nil, from: id)
             }
             pending.removeAll(keepingCapacity: true)
             start = newline + 1
@@ -386,15 +312,12 @@ private final class ClientHandler: ChannelInboundHandler {
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
-        if !context.channel.isWritable && !server.isSendingFrames(id) {
-            server.disconnect(id, reason: "not reading: more than the client buffer queued")
-            context.close(promise: nil)
-        }
+        if let id { server.writabilityChanged(id) }
         context.fireChannelWritabilityChanged()
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        server.disconnect(id, reason: "\(error)")
+        if let id { server.disconnect(id, reason: "\(error)") }
         context.close(promise: nil)
     }
 }

@@ -5,8 +5,12 @@ public protocol Feedback: Sendable {
     func setTorch(_ on: Bool)
     /// A read was delivered: beep and flash.
     func goodRead()
-    /// A read was not delivered, or the camera was lost.
+    /// The camera was lost.
     func error()
+    /// A read is held: nobody consumes scans now.
+    func held()
+    /// A read will never be delivered.
+    func dropped()
     /// The `beep` socket command.
     func beep()
 }
@@ -17,5 +21,7 @@ public struct NoFeedback: Feedback {
     public func setTorch(_ on: Bool) {}
     public func goodRead() {}
     public func error() {}
+    public func held() {}
+    public func dropped() {}
     public func beep() {}
 }

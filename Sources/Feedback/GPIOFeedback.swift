@@ -58,6 +58,8 @@ public final class GPIOFeedback: Feedback, Service {
     public func setTorch(_ on: Bool) { torch?.set(on) }
     public func goodRead() { player.play(config.goodRead) }
     public func error() { player.play(config.error) }
+    public func held() { player.play(config.held) }
+    public func dropped() { player.play(config.dropped) }
     public func beep() { player.play(config.beep) }
 
     public func run() async throws {

@@ -157,6 +157,17 @@ public struct SocketConfig: Sendable, Hashable {
     public var holdSeconds = 10.0
     /// Bytes queued for a client that does not read before it is disconnected.
     public var clientBufferBytes = 256 * 1024
+    /// Clients connected at once; one more is told so and closed. Also kept below the descriptor limit.
+    public var maxClients = 64
+    /// Bytes queued for all clients together; past it the client with the longest queue is cut off.
+    public var maxQueuedBytes = 8 << 20
+    /// A client consumes scans (reads are written to it) once it sends `subscribe`, or once it has
+    /// been connected this long without sending `unsubscribe` (what the CLI's tools send first).
+    public var consumerAfterSeconds = 0.5
+    /// The group (besides root) whose members may send control commands and see camera images.
+    public var controlGroup: String?
+    /// Whether `snapshot` and `record` may show camera images at all.
+    public var images = true
 
     public init() {}
 }

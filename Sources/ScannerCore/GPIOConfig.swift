@@ -74,6 +74,10 @@ public struct GPIOConfig: Sendable, Hashable {
 
     public var goodRead = FeedbackPattern(beep: 0.08, flash: 0.08)
     public var error = FeedbackPattern(beep: 0.3, flash: 0.3, repeatCount: 2, gap: 0.1)
+    /// A read held for the POS (no client consumes scans now): it is not rung up yet.
+    public var held = FeedbackPattern(beep: 0.04, flash: 0.4, repeatCount: 3, gap: 0.06)
+    /// A read that will never reach the POS (dropped from the hold queue, or taken by nothing).
+    public var dropped = FeedbackPattern(beep: 0.5, flash: 0.5, repeatCount: 3, gap: 0.1)
     public var startup = FeedbackPattern(beep: 0.05, flash: 0.05, repeatCount: 2, gap: 0.08)
     /// The socket's `beep` command.
     public var beep = FeedbackPattern(beep: 0.15, flash: 0)

@@ -32,7 +32,14 @@ struct Listen: ParsableCommand {
                 continue
             }
             announced = false
+            // A consumer of scans from the first line: held reads come at once (README, "The socket").
+            connection.send("subscribe")
+            var subscribed = false
             while let line = connection.next() {
+                if !subscribed, Self.isSubscribeReply(line) {
+                    subscribed = true
+                    continue
+                }
                 if emit(line) {
                     reads += 1
                     if count > 0, reads >= count { return }
@@ -40,6 +47,12 @@ struct Listen: ParsableCommand {
             }
             Scan.fail("connection to \(socket) closed; reconnecting")
         }
+    }
+
+    /// The daemon's answer to `subscribe`: `ok` (plain) or a JSON reply.
+    private static func isSubscribeReply(_ line: Data) -> Bool {
+        if line == Data("ok".utf8) { return true }
+        return JSON.object(parsing: line)?["command"]?.string == "subscribe"
     }
 
     /// Prints one event line; returns whether it was a read.

@@ -49,6 +49,7 @@ struct Record: ParsableCommand {
             Scan.fail("cannot connect to \(socket): \(String(cString: strerror(errno))); is the daemon running?")
             throw ExitCode(2)
         }
+        connection.declareTool()
         connection.send("record \(seconds)")
         var index = RecordingIndex()
         var budgetLeft = budget

@@ -22,6 +22,7 @@ struct Snapshot: ParsableCommand {
             Scan.fail("cannot connect to \(socket): \(String(cString: strerror(errno))); is the daemon running?")
             throw ExitCode(2)
         }
+        connection.declareTool()
         connection.send("snapshot")
         while let (object, luma) = connection.nextObject() {
             guard object["type"]?.string == "reply", object["command"]?.string == "snapshot" else { continue }

@@ -35,6 +35,16 @@ final class SocketLines {
         writeLine(line, to: fd)
     }
 
+    /// Tells the daemon this connection is a tool's, not a consumer of scans (`unsubscribe`), and
+    /// reads up to its reply: no read, held or new, is ever written to it (README, "The socket").
+    func declareTool() {
+        send("unsubscribe")
+        while let line = next() {
+            if line == Data("ok".utf8) || line.starts(with: Data("error: ".utf8)) { return }
+            if JSON.object(parsing: line)?["type"]?.string == "reply" { return }
+        }
+    }
+
     /// The next line, or nil when the daemon closed the connection.
     func next() -> Data? {
         while true {

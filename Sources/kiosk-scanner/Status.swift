@@ -26,6 +26,7 @@ struct Status: ParsableCommand {
             Scan.fail("cannot connect to \(socket): \(String(cString: strerror(errno))); is the daemon running?")
             throw ExitCode(2)
         }
+        connection.declareTool()
         connection.send(prometheus ? "metrics" : "status")
         while let line = connection.next() {
             let text = String(decoding: line, as: UTF8.self)

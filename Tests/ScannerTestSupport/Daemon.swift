@@ -41,10 +41,15 @@ public final class DaemonProcess: @unchecked Sendable {
     public var pid: Int32 { process.processIdentifier }
 
     /// Connects a client once the daemon listens (it binds within a second or two of starting).
-    public func connect(timeout: Double = 20) throws -> SocketClient {
+    /// With `subscribe` (a POS application's way) it consumes scans from the first moment;
+    /// without, from `socket.consumer_after` on.
+    public func connect(timeout: Double = 20, subscribe: Bool = true) throws -> SocketClient {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
-            if let client = SocketClient(path: socketPath) { return client }
+            if let client = SocketClient(path: socketPath) {
+                if subscribe { client.subscribe() }
+                return client
+            }
             guard process.isRunning else { throw Tool.Failure(description: "daemon exited \(process.terminationStatus): \(log)") }
             guard Date() < deadline else { throw Tool.Failure(description: "daemon never listened on \(socketPath): \(log)") }
             usleep(20_000)
@@ -107,6 +112,17 @@ public final class SocketClient: @unchecked Sendable {
 
     /// Sends one command line.
     public func send(_ line: String) { send(Array((line + "\n").utf8)) }
+
+    /// Sends `subscribe` and takes its reply out of the stream; the lines before it stay to be read.
+    public func subscribe(timeout: Double = 10) {
+        send("subscribe")
+        var before: [String] = []
+        while let line = line(timeout: timeout) {
+            if line == "ok" || line.contains(#""command":"subscribe""#) { break }
+            before.append(line)
+        }
+        pending = Array(before.map { $0 + "\n" }.joined().utf8) + pending
+    }
 
     /// The next line, or nil at end of stream or after `timeout` seconds without one.
     public func line(timeout: Double = 10) -> String? {

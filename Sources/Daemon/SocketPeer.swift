@@ -1,0 +1,100 @@
+import Glibc
+import Logging
+import NIOCore
+
+/// Who is at the other end of a connection: the kernel's SO_PEERCRED, taken at connect time.
+struct SocketPeer: Sendable, CustomStringConvertible {
+    let uid: uid_t
+    let gid: gid_t
+    let pid: pid_t
+
+    /// The peer of `channel`, or nil when the kernel does not say (not a UNIX socket).
+    static func of(_ channel: any Channel) -> SocketPeer? {
+        guard let provider = channel as? any SocketOptionProvider else { return nil }
+        // On the channel's event loop the option is read at once and the future is already complete.
+        var credentials: Credentials?
+        provider.unsafeGetSocketOption(level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
+            .whenSuccess { (value: Credentials) in credentials = value }
+        return credentials.map { SocketPeer(uid: $0.uid, gid: $0.gid, pid: $0.pid) }
+    }
+
+    var description: String { "uid \(uid), pid \(pid)" }
+
+    /// `struct ucred` (socket(7)), which Glibc's module leaves out (it needs _GNU_SOURCE).
+    private struct Credentials: Sendable {
+        var pid: pid_t
+        var uid: uid_t
+        var gid: gid_t
+    }
+}
+
+/// What a connection may do (README, "The socket": who may do what). Reading scans, `status` and
+/// `metrics` are for anyone who can open the socket; control commands and camera images are for
+/// root and the members of `socket.control_group`.
+struct SocketAccess: Sendable {
+    /// The control group's id, when one is configured and exists.
+    let controlGID: gid_t?
+    let controlGroup: String?
+
+    init(controlGroup: String?, logger: Logger) {
+        self.controlGroup = controlGroup
+        guard let controlGroup else {
+            controlGID = nil
+            return
+        }
+        if let group = getgrnam(controlGroup) {
+            controlGID = group.pointee.gr_gid
+        } else {
+            controlGID = nil
+            logger.error("socket.control_group '\(controlGroup)' does not exist: only root may control the scanner")
+        }
+    }
+
+    /// Whether `peer` may send control commands and see camera images.
+    func mayControl(_ peer: SocketPeer?) -> Bool {
+        guard let peer else { return false }
+        if peer.uid == 0 { return true }
+        guard let controlGID else { return false }
+        return peer.gid == controlGID || Self.supplementaryGroups(of: peer.uid, primary: peer.gid).contains(controlGID)
+    }
+
+    /// What to tell a peer that may not control.
+    var refusal: String {
+        controlGroup.map { "permission denied: needs root or group \($0) (socket.control_group)" }
+            ?? "permission denied: needs root (set socket.control_group to allow a group)"
+    }
+
+    /// The groups the user `uid` belongs to, as the group database says (SO_PEERCRED carries the
+    /// primary group only).
+    private static func supplementaryGroups(of uid: uid_t, primary: gid_t) -> [gid_t] {
+        var entry = passwd()
+        var result: UnsafeMutablePointer<passwd>?
+        var text = [CChar](repeating: 0, count: 16384)
+        guard getpwuid_r(uid, &entry, &text, text.count, &result) == 0, result != nil, let name = entry.pw_name else { return [] }
+        var count: Int32 = 64
+        var groups = [gid_t](repeating: 0, count: Int(count))
+        if getgrouplist(name, primary, &groups, &count) < 0 {
+            groups = [gid_t](repeating: 0, count: Int(count))
+            guard getgrouplist(name, primary, &groups, &count) >= 0 else { return [] }
+        }
+        return Array(groups.prefix(Int(count)))
+    }
+}
+
+/// How many more descriptors the daemon may open before it refuses clients: the camera, a config
+/// reload and the outputs must still find one when clients have taken the rest.
+enum DescriptorHeadroom {
+    /// Descriptors kept free for everything but clients.
+    static let reserve = 48
+
+    /// Whether a client may be kept: the lowest free descriptor stays `reserve` below the limit.
+    static func allowsClient() -> Bool {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return true }
+        // open() returns the lowest free descriptor, so its number tells how many are in use.
+        let probe = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        guard probe >= 0 else { return false }
+        close(probe)
+        return limit.rlim_cur == rlim_t.max || rlim_t(probe) + rlim_t(reserve) < limit.rlim_cur
+    }
+}

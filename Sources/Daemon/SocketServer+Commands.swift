@@ -1,0 +1,150 @@
+import NIOCore
+import ScannerCore
+import Synchronization
+
+/// Commands (README, "The socket"): one reply line per command line, and who may send which.
+extension SocketServer {
+    /// Answers one command line from `id`; nil stands for a line over the length limit.
+    func handle(_ line: Substring?, from id: Int) {
+        guard let line else { return send(errorReply("line longer than \(Command.maxLineBytes) bytes"), to: id) }
+        let command: Command
+        switch Command.parse(String(line)) {
+        case .failure(let error): return send(errorReply(error.message), to: id)
+        case .success(let parsed): command = parsed
+        }
+        guard let client = clients[id] else { return }
+        if command.needsControl && !client.mayControl {
+            logger.notice("client \(id) (\(client.peer?.description ?? "unknown peer")) refused: \(command.name)")
+            return send(errorReply(access.refusal, command: command.name), to: id)
+        }
+        switch command {
+        case .subscribe:
+            send(config.format == .plain ? "ok" : Event.reply("subscribe", ok: true, encoder: encoder), to: id)
+            becomeConsumer(id)
+        case .unsubscribe:
+            clients[id]?.role = .control
+            send(config.format == .plain ? "ok" : Event.reply("unsubscribe", ok: true, encoder: encoder), to: id)
+        case .status:
+            send(statusReply(), to: id)
+        case .metrics:
+            let text = Metrics.prometheus(counters.snapshot, target.snapshot, outputs: target.outputHealth)
+            // Plain: the exposition's lines, then the reply line; JSON: the text in one field.
+            send(config.format == .plain ? text + "ok" : Event.reply("metrics", ok: true, metrics: text, encoder: encoder), to: id)
+        case .snapshot, .record:
+            if let refusal = imageRefusal(for: command, from: id) { return send(errorReply(refusal, command: command.name), to: id) }
+            if case .record(let seconds) = command {
+                requestFrames(.record(until: SystemdNotifier.monotonicNanoseconds() &+ Self.nanoseconds(seconds)), seconds: seconds, for: id)
+            } else {
+                requestFrames(.snapshot, seconds: 0, for: id)
+            }
+        default:
+            switch target.execute(command) {
+            case .success: send(config.format == .plain ? "ok" : Event.reply(command.name, ok: true, encoder: encoder), to: id)
+            case .failure(let error): send(errorReply(error.message, command: command.name), to: id)
+            }
+        }
+    }
+
+    private func statusReply() -> String {
+        let snapshot = target.snapshot
+        if config.format == .plain {
+            let counts = counters.snapshot
+            return "ok camera=\(snapshot.camera.state.rawValue) torch=\(snapshot.torch ? "on" : "off") mode=\(snapshot.mode.rawValue) paused=\(snapshot.paused) reads=\(counts.reads) clients=\(clients.count)"
+        }
+        let status = StatusReply(
+            state: StateEvent(snapshot), counters: counters.snapshot, clients: clients.count, held: heldCount, outputs: target.outputHealth)
+        return Event.reply("status", ok: true, status: status, encoder: encoder)
+    }
+
+    /// Why camera images are refused to `id` now, if they are; logs the access when they are not.
+    private func imageRefusal(for command: Command, from id: Int) -> String? {
+        guard config.images else { return "camera images are turned off (socket.images: false)" }
+        guard !target.snapshot.paused else { return "camera images are refused while scanning is paused" }
+        let peer = clients[id]?.peer?.description ?? "unknown peer"
+        logger.notice("client \(id) (\(peer)) takes camera images: \(command.name)")
+        return nil
+    }
+
+    /// Whole nanoseconds in `seconds`, at least one (a recording of a microsecond still ends).
+    static func nanoseconds(_ seconds: Double) -> UInt64 {
+        max(1, UInt64((seconds * 1e9).rounded(.up)))
+    }
+
+    /// How long a snapshot waits for a frame from a streaming camera.
+    static var snapshotTimeout: TimeAmount { .seconds(3) }
+    /// How long one frame line may take to reach a client.
+    static var frameWriteTimeout: TimeAmount { .seconds(10) }
+
+    /// Asks the capture loop for frames for `id`. A snapshot is answered with its frame (or an
+    /// error after `snapshotTimeout`); a recording is answered at once, then sends `frame` events and
+    /// ends with `record-end`. Frame lines are JSON in either socket format: only our tools ask for them.
+    private func requestFrames(_ kind: FrameTap.Kind, seconds: Double, for id: Int) {
+        let name = if case .snapshot = kind { "snapshot" } else { "record" }
+        let camera = target.snapshot.camera
+        guard camera.state == .streaming else {
+            return send(errorReply("no frame: camera \(camera.state.rawValue)\(camera.detail.map { " (\($0))" } ?? "")", command: name), to: id)
+        }
+        guard clients[id]?.bulkWrites == 0, tap.remove(id: id) == false else {
+            return send(errorReply("a snapshot or recording is already running on this connection", command: name), to: id)
+        }
+        let busy = Atomic<Bool>(false)
+        let take: @Sendable (TappedFrame) -> Bool = { [self] frame in
+            // One frame in flight per client: a client that cannot keep up misses frames, it is not queued for.
+            guard busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return false }
+            eventLoop.execute { [self] in
+                let line: String
+                switch kind {
+                case .snapshot: line = Event.withLuma(Event.reply("snapshot", ok: true, frame: FrameEvent(frame), encoder: encoder), frame)
+                case .record: line = Event.frame(frame, encoder: encoder)
+                }
+                writeFrame(line, to: id) { busy.store(false, ordering: .releasing) }
+            }
+            return true
+        }
+        switch kind {
+        case .snapshot:
+            tap.add(id: id, kind: kind, take: take, end: { _ in })
+            eventLoop.scheduleTask(in: Self.snapshotTimeout) { [self] in
+                guard tap.remove(id: id), clients[id] != nil else { return }
+                send(errorReply("no frame within \(Self.snapshotTimeout.nanoseconds / 1_000_000_000) s", command: "snapshot"), to: id)
+            }
+        case .record(let until):
+            let end: @Sendable (Int) -> Void = { [self] skipped in
+                eventLoop.execute { [self] in send(Event.recordEnd(skipped: skipped, encoder: encoder), to: id) }
+            }
+            tap.add(id: id, kind: kind, take: take, end: end)
+            logger.info("client \(id) records frames until \(until / 1_000_000) ms (monotonic), for \(seconds) s")
+            send(Event.reply("record", ok: true, encoder: encoder), to: id)
+            // Ends the recording on time even when no frame comes (the capture loop ends it otherwise).
+            eventLoop.scheduleTask(in: .nanoseconds(Int64(Self.nanoseconds(seconds))) + .seconds(1)) { [self] in
+                if tap.remove(id: id) { end(0) }
+            }
+        }
+    }
+
+    /// Writes one frame line; a client that stops reading in the middle of a frame is cut off.
+    private func writeFrame(_ line: String, to id: Int, done: @escaping @Sendable () -> Void) {
+        guard clients[id] != nil else { return done() }
+        let deadline = eventLoop.scheduleTask(in: Self.frameWriteTimeout) { [self] in
+            cutOff(id, reason: "not reading: a frame line unsent after \(Self.frameWriteTimeout.nanoseconds / 1_000_000_000) s")
+        }
+        send(line, to: id, bulk: true) { [self] _ in
+            deadline.cancel()
+            done()
+            if let client = clients[id], client.bulkWrites == 0, !client.channel.isWritable {
+                cutOff(id, reason: "not reading: more than the client buffer queued")
+            }
+        }
+    }
+}
+
+extension Command {
+    /// Commands for root and `socket.control_group` only: they change what the scanner does, or
+    /// show camera images.
+    var needsControl: Bool {
+        switch self {
+        case .pause, .resume, .trigger, .torch, .beep, .snapshot, .record: true
+        case .status, .metrics, .subscribe, .unsubscribe: false
+        }
+    }
+}
