@@ -11,22 +11,48 @@ public enum ConfigFile {
 
     /// Reads and validates the file at `path`.
     public static func load(path: String) throws(ConfigError) -> ScannerConfig {
-        guard let file = fopen(path, "r") else {
+        // Non-blocking, so that a FIFO in the file's place cannot hold the reload; only a regular
+        // file is read (a directory would read as empty, that is as the defaults).
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else {
             throw ConfigError(file: path, line: nil, key: nil, reason: "cannot read: \(String(cString: strerror(errno)))")
         }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = fread(&chunk, 1, chunk.count, file)
-            if count == 0 { break }
-            bytes += chunk[0..<count]
-            guard bytes.count <= 1 << 20 else { throw ConfigError(file: path, line: nil, key: nil, reason: "file larger than 1 MiB") }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+            throw ConfigError(file: path, line: nil, key: nil, reason: "not a regular file (\(fileKind(status.st_mode)))")
         }
+        guard status.st_size <= maxBytes else { throw ConfigError(file: path, line: nil, key: nil, reason: "file larger than 1 MiB") }
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size) + 1)
+        var count = 0
+        while count < bytes.count {
+            let read = bytes[count...].withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if read < 0 && errno == EINTR { continue }
+            guard read >= 0 else { throw ConfigError(file: path, line: nil, key: nil, reason: "cannot read: \(String(cString: strerror(errno)))") }
+            if read == 0 { break }
+            count += read
+        }
+        // One byte more than the size: a file that grew while read is still bounded.
+        guard count <= maxBytes else { throw ConfigError(file: path, line: nil, key: nil, reason: "file larger than 1 MiB") }
+        bytes.removeSubrange(count...)
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw ConfigError(file: path, line: nil, key: nil, reason: "not UTF-8 text")
         }
         return try parse(text, file: path)
+    }
+
+    /// The largest config file read.
+    static let maxBytes = 1 << 20
+
+    private static func fileKind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFDIR: "a directory"
+        case S_IFIFO: "a FIFO"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        default: "not a file"
+        }
     }
 
     /// Parses config text; `file` names it in errors.

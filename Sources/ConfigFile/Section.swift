@@ -4,6 +4,8 @@ struct Section {
     let path: String
     let line: Int?
     private let entries: [(key: String, keyLine: Int, value: YAMLNode)]
+    /// Where each key stands in `entries`: lookups and the duplicate check stay linear overall.
+    private let positions: [String: Int]
     private var taken: Set<String> = []
 
     init(node: YAMLNode?, file: String, path: String, line: Int?) throws(ConfigError) {
@@ -12,26 +14,32 @@ struct Section {
         self.line = node?.line ?? line
         guard let node else {
             self.entries = []
+            self.positions = [:]
             return
         }
         if case .scalar(let scalar) = node, scalar.isNull {
             self.entries = []
+            self.positions = [:]
             return
         }
         guard case .mapping(let mapping, _) = node else {
             throw ConfigError(file: file, line: node.line, key: path.isEmpty ? nil : path, reason: "expected a mapping of keys")
         }
         var entries: [(key: String, keyLine: Int, value: YAMLNode)] = []
+        var positions: [String: Int] = [:]
         for (key, value) in mapping {
             guard case .scalar(let name) = key else {
                 throw ConfigError(file: file, line: key.line, key: path.isEmpty ? nil : path, reason: "keys must be plain words")
             }
-            if let first = entries.first(where: { $0.key == name.string }) {
-                throw ConfigError(file: file, line: name.line, key: Self.qualified(name.string, in: path), reason: "key given twice (first on line \(first.keyLine))")
+            if let first = positions[name.string] {
+                throw ConfigError(
+                    file: file, line: name.line, key: Self.qualified(name.string, in: path), reason: "key given twice (first on line \(entries[first].keyLine))")
             }
+            positions[name.string] = entries.count
             entries.append((name.string, name.line, value))
         }
         self.entries = entries
+        self.positions = positions
     }
 
     /// Whether the file gives the section no keys (absent, empty or null).
@@ -53,7 +61,8 @@ struct Section {
     /// The value under `key`, or nil when the file does not set it. Marks the key as known.
     mutating func value(_ key: String) -> Value? {
         taken.insert(key)
-        guard let entry = entries.first(where: { $0.key == key }) else { return nil }
+        guard let position = positions[key] else { return nil }
+        let entry = entries[position]
         return Value(node: entry.value, file: file, key: qualified(key), line: entry.value.line)
     }
 

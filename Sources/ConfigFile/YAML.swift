@@ -57,11 +57,26 @@ enum YAML {
         }
     }
 
-    /// Builds nodes from the event stream: a stack of open collections.
+    /// Collections nested deeper than this are refused: a config file needs a handful of levels,
+    /// and tens of thousands would exhaust the stack when the tree is released.
+    static let maxDepth = 64
+
+    /// Builds nodes from the event stream: a stack of open collections, each appended to in
+    /// place, so that a long list or mapping loads in linear time.
     private struct Composer {
-        private enum Open {
-            case mapping(entries: [(key: YAMLNode, value: YAMLNode)], pendingKey: YAMLNode?, line: Int, anchor: String?)
-            case sequence(items: [YAMLNode], line: Int, anchor: String?)
+        private final class Open {
+            let isMapping: Bool
+            let line: Int
+            let anchor: String?
+            var entries: [(key: YAMLNode, value: YAMLNode)] = []
+            var items: [YAMLNode] = []
+            var pendingKey: YAMLNode?
+
+            init(isMapping: Bool, line: Int, anchor: String?) {
+                self.isMapping = isMapping
+                self.line = line
+                self.anchor = anchor
+            }
         }
 
         private var stack: [Open] = []
@@ -84,15 +99,17 @@ enum YAML {
                 let name = Self.string(event.data.alias.anchor) ?? ""
                 guard let node = anchors[name] else { throw YAMLError(line: line, problem: "unknown alias *\(name)") }
                 try add(node, anchor: nil, line: line)
-            case YAML_MAPPING_START_EVENT:
-                stack.append(.mapping(entries: [], pendingKey: nil, line: line, anchor: Self.string(event.data.mapping_start.anchor)))
-            case YAML_SEQUENCE_START_EVENT:
-                stack.append(.sequence(items: [], line: line, anchor: Self.string(event.data.sequence_start.anchor)))
-            case YAML_MAPPING_END_EVENT, YAML_SEQUENCE_END_EVENT:
-                switch stack.removeLast() {
-                case .mapping(let entries, _, let start, let anchor): try add(.mapping(entries, line: start), anchor: anchor, line: line)
-                case .sequence(let items, let start, let anchor): try add(.sequence(items, line: start), anchor: anchor, line: line)
+            case YAML_MAPPING_START_EVENT, YAML_SEQUENCE_START_EVENT:
+                guard stack.count < YAML.maxDepth else {
+                    throw YAMLError(line: line, problem: "nested more than \(YAML.maxDepth) levels deep")
                 }
+                let isMapping = event.type == YAML_MAPPING_START_EVENT
+                let anchor = isMapping ? event.data.mapping_start.anchor : event.data.sequence_start.anchor
+                stack.append(Open(isMapping: isMapping, line: line, anchor: Self.string(anchor)))
+            case YAML_MAPPING_END_EVENT, YAML_SEQUENCE_END_EVENT:
+                let open = stack.removeLast()
+                let node: YAMLNode = open.isMapping ? .mapping(open.entries, line: open.line) : .sequence(open.items, line: open.line)
+                try add(node, anchor: open.anchor, line: line)
             default:
                 break
             }
@@ -100,21 +117,17 @@ enum YAML {
 
         private mutating func add(_ node: YAMLNode, anchor: String?, line: Int) throws(YAMLError) {
             if let anchor { anchors[anchor] = node }
-            guard let top = stack.popLast() else {
+            guard let top = stack.last else {
                 root = node
                 return
             }
-            switch top {
-            case .mapping(var entries, let pendingKey, let start, let mappingAnchor):
-                if let pendingKey {
-                    entries.append((pendingKey, node))
-                    stack.append(.mapping(entries: entries, pendingKey: nil, line: start, anchor: mappingAnchor))
-                } else {
-                    stack.append(.mapping(entries: entries, pendingKey: node, line: start, anchor: mappingAnchor))
-                }
-            case .sequence(var items, let start, let sequenceAnchor):
-                items.append(node)
-                stack.append(.sequence(items: items, line: start, anchor: sequenceAnchor))
+            if !top.isMapping {
+                top.items.append(node)
+            } else if let key = top.pendingKey {
+                top.entries.append((key, node))
+                top.pendingKey = nil
+            } else {
+                top.pendingKey = node
             }
         }
 

@@ -7,6 +7,7 @@ import NIOCore
 import NIOPosix
 import ScannerCore
 import ServiceLifecycle
+import Synchronization
 import UnixSignals
 
 #if canImport(Glibc)
@@ -139,11 +140,15 @@ struct ReloadService: Service {
             notifier.reloading()
             defer { notifier.ready(status: "config reloaded") }
             var next: ScannerConfig
-            do {
-                next = try ConfigFile.load(path: path)
-            } catch {
+            switch await Self.load(path) {
+            case nil:
+                logger.info("SIGHUP: shutting down before the config was read")
+                return
+            case .failure(let error):
                 logger.error("config reload failed, keeping the running config: \(error)")
                 continue
+            case .success(let config):
+                next = config
             }
             adjust(&next)
             if next.socket != current.socket {
@@ -164,6 +169,34 @@ struct ReloadService: Service {
             }
             logger.info("config reloaded from \(path)")
             current = next
+        }
+    }
+
+    /// Reads the config on a thread of its own; nil when graceful shutdown came first, so that
+    /// no file, however slow to read, holds up SIGTERM.
+    static func load(_ path: String) async -> Result<ScannerConfig, ConfigError>? {
+        typealias Waiter = CheckedContinuation<Result<ScannerConfig, ConfigError>?, Never>
+        let waiter = Mutex<(continuation: Waiter?, over: Bool)>((nil, false))
+        let finish: @Sendable (Result<ScannerConfig, ConfigError>?) -> Void = { result in
+            let continuation = waiter.withLock { state -> Waiter? in
+                defer { state = (nil, true) }
+                return state.over ? nil : state.continuation
+            }
+            continuation?.resume(returning: result)
+        }
+        return await withGracefulShutdownHandler {
+            await withCheckedContinuation { (continuation: Waiter) in
+                let shutDown = waiter.withLock { state -> Bool in
+                    state.continuation = continuation
+                    return state.over
+                }
+                if shutDown { return continuation.resume(returning: nil) }
+                OwnThread.start(name: "config") {
+                    finish(Result { () throws(ConfigError) in try ConfigFile.load(path: path) })
+                }
+            }
+        } onGracefulShutdown: {
+            finish(nil)
         }
     }
 }
