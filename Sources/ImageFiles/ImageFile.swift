@@ -22,6 +22,29 @@ public enum ImageFile {
     /// Images with more pixels than this are refused before their pixels are decoded.
     public static let maxPixels = 64_000_000
 
+    /// The most pixels `scan` decodes: a larger image is scaled down to fit, so that one file
+    /// costs a few seconds at most (a 64-Mpixel photo took 11 to 18 s whole).
+    public static let maxDecodePixels = 16_000_000
+
+    /// `frame`, scaled down by the smallest whole factor that brings it within `maxDecodePixels`
+    /// (each pixel the mean of its block), and that factor; 1 and the frame itself when it fits.
+    public static func boundedForDecoding(_ frame: Frame) -> (frame: Frame, factor: Int) {
+        var factor = 1
+        while (frame.width / factor) * (frame.height / factor) > maxDecodePixels { factor += 1 }
+        guard factor > 1 else { return (frame, 1) }
+        let width = frame.width / factor, height = frame.height / factor
+        var pixels = [UInt8](repeating: 0, count: width * height)
+        var sums = [Int](repeating: 0, count: width)
+        for y in 0..<height {
+            for i in 0..<width { sums[i] = 0 }
+            for row in (y * factor)..<(y * factor + factor) {
+                for x in 0..<(width * factor) { sums[x / factor] += Int(frame[x, row]) }
+            }
+            for x in 0..<width { pixels[y * width + x] = UInt8(sums[x] / (factor * factor)) }
+        }
+        return (Frame(width: width, height: height, pixels: pixels), factor)
+    }
+
     /// Reads and decodes the file at `path`.
     public static func read(path: String) throws(ImageFileError) -> Frame {
         try decode(readBytes(path: path), path: path)

@@ -57,10 +57,16 @@ struct Scan: ParsableCommand {
         var found = false, failed = false
         for file in files {
             do {
-                let frame = try ImageFile.read(path: file)
-                for symbol in try decoder.symbols(in: frame, viewport: region) {
+                let image = try ImageFile.read(path: file)
+                let (frame, factor) = ImageFile.boundedForDecoding(image)
+                if factor > 1 {
+                    Self.fail("\(file): \(image.width)x\(image.height) scaled down \(factor) times to \(frame.width)x\(frame.height) (scan decodes at most \(ImageFile.maxDecodePixels / 1_000_000) Mpixel)")
+                }
+                for var symbol in try decoder.symbols(in: frame, viewport: region) {
                     found = true
-                    let read = Read(symbol: symbol, frame: frame.size)
+                    // Corners in the file's own pixels, whatever size it was decoded at.
+                    symbol.corners.points = symbol.corners.points.map { Point(x: $0.x * factor, y: $0.y * factor) }
+                    let read = Read(symbol: symbol, frame: image.size)
                     print(json ? String(decoding: try encoder.encode(FileRead(file: file, read: read)), as: UTF8.self) : read.line)
                 }
             } catch {
