@@ -38,10 +38,13 @@ final class FrameTap: Sendable {
         let take: @Sendable (TappedFrame) -> Bool
         /// Ends the request: the recording time is up (snapshot requests end at their frame).
         let end: @Sendable (_ skipped: Int) -> Void
+        /// Tells this request from a later one of the same client.
+        let token: UInt64
         var skipped = 0
     }
 
     private let requests = Mutex<[Int: Request]>([:])
+    private let tokens = Atomic<UInt64>(0)
     private let active = Atomic<Int>(0)
 
     /// Whether any client waits for a frame.
@@ -52,11 +55,32 @@ final class FrameTap: Sendable {
         wanted && requests.withLock { $0.values.contains { if case .snapshot = $0.kind { true } else { false } } }
     }
 
-    func add(id: Int, kind: Kind, take: @escaping @Sendable (TappedFrame) -> Bool, end: @escaping @Sendable (Int) -> Void) {
+    /// Adds a request for client `id`; the token removes this request only, never a later one.
+    @discardableResult
+    func add(id: Int, kind: Kind, take: @escaping @Sendable (TappedFrame) -> Bool, end: @escaping @Sendable (Int) -> Void) -> UInt64 {
+        let token = tokens.add(1, ordering: .relaxed).newValue
         requests.withLock {
-            $0[id] = Request(kind: kind, take: take, end: end)
+            $0[id] = Request(kind: kind, take: take, end: end, token: token)
             active.store($0.count, ordering: .relaxed)
         }
+        return token
+    }
+
+    /// Forgets request `token` of client `id` if it is still there; true if it was. A timeout uses
+    /// this: the client may have made a new request since, which is not the timeout's to end.
+    @discardableResult
+    func remove(id: Int, token: UInt64) -> Bool {
+        requests.withLock {
+            guard $0[id]?.token == token else { return false }
+            $0.removeValue(forKey: id)
+            active.store($0.count, ordering: .relaxed)
+            return true
+        }
+    }
+
+    /// Whether `id` has a request waiting.
+    func contains(id: Int) -> Bool {
+        requests.withLock { $0[id] != nil }
     }
 
     /// Forgets a request (client gone, or timed out) without ending it; true if it was there.

@@ -84,7 +84,8 @@ extension SocketServer {
         guard camera.state == .streaming else {
             return send(errorReply("no frame: camera \(camera.state.rawValue)\(camera.detail.map { " (\($0))" } ?? "")", command: name), to: id)
         }
-        guard clients[id]?.bulkWrites == 0, tap.remove(id: id) == false else {
+        // Asked without removing: a second request must not cancel the first, which is still owed its reply.
+        guard clients[id]?.bulkWrites == 0, !tap.contains(id: id) else {
             return send(errorReply("a snapshot or recording is already running on this connection", command: name), to: id)
         }
         let busy = Atomic<Bool>(false)
@@ -103,21 +104,22 @@ extension SocketServer {
         }
         switch kind {
         case .snapshot:
-            tap.add(id: id, kind: kind, take: take, end: { _ in })
+            let token = tap.add(id: id, kind: kind, take: take, end: { _ in })
             eventLoop.scheduleTask(in: Self.snapshotTimeout) { [self] in
-                guard tap.remove(id: id), clients[id] != nil else { return }
+                guard tap.remove(id: id, token: token), clients[id] != nil else { return }
                 send(errorReply("no frame within \(Self.snapshotTimeout.nanoseconds / 1_000_000_000) s", command: "snapshot"), to: id)
             }
         case .record(let until):
             let end: @Sendable (Int) -> Void = { [self] skipped in
                 eventLoop.execute { [self] in send(Event.recordEnd(skipped: skipped, encoder: encoder), to: id) }
             }
-            tap.add(id: id, kind: kind, take: take, end: end)
+            let token = tap.add(id: id, kind: kind, take: take, end: end)
             logger.info("client \(id) records frames until \(until / 1_000_000) ms (monotonic), for \(seconds) s")
             send(Event.reply("record", ok: true, encoder: encoder), to: id)
             // Ends the recording on time even when no frame comes (the capture loop ends it otherwise).
             eventLoop.scheduleTask(in: .nanoseconds(Int64(Self.nanoseconds(seconds))) + .seconds(1)) { [self] in
-                if tap.remove(id: id) { end(0) }
+                // Only this recording: a snapshot asked for since must still get its own reply.
+                if tap.remove(id: id, token: token) { end(0) }
             }
         }
     }

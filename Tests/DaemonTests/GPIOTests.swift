@@ -58,6 +58,34 @@ import Glibc
         #expect(gpio.entries.last { $0.offset == Self.torch }?.event == "release")
     }
 
+    @Test func heldAndDroppedReadsSoundTheirOwnPatternsAndOnlyADeliveredOneTheGoodRead() throws {
+        // Told apart by their number of beeps: good read 1, held 2, dropped 4, startup 3.
+        try camera.plug(["background": "200"])
+        let daemon = try start(
+            """
+            feedback:
+              good_read: { beep: 0.01, flash: 0, repeat: 1 }
+              held: { beep: 0.01, flash: 0, repeat: 2, gap: 0.01 }
+              dropped: { beep: 0.01, flash: 0, repeat: 4, gap: 0.01 }
+              startup: { beep: 0.01, flash: 0, repeat: 3, gap: 0.01 }
+            socket:
+              hold_seconds: 0.5
+            """)
+        #expect(gpio.waitFor { _ in gpio.pulses(of: Self.buzzer).count == 3 } != nil, "the startup pattern")
+        // Nobody consumes scans: the read is held, then dropped when it has waited hold_seconds.
+        try camera.plug(["background": "200", "frame": frame("nobody here")])
+        #expect(daemon.waitForLog("holding read 1"))
+        #expect(daemon.waitForLog("read dropped: hold-expired"))
+        #expect(gpio.waitFor { _ in gpio.pulses(of: Self.buzzer).count == 3 + 2 + 4 } != nil, "held, then dropped: \(gpio.pulses(of: Self.buzzer).count) beeps")
+        // A consumer gets the next read: one beep, the good-read pattern.
+        let client = try daemon.connect()
+        try camera.plug(["background": "200", "frame": frame("somebody here")])
+        #expect(client.waitForScan("somebody here").match != nil)
+        #expect(gpio.waitFor { _ in gpio.pulses(of: Self.buzzer).count == 3 + 2 + 4 + 1 } != nil)
+        #expect(daemon.stop() == 0)
+        #expect(gpio.pulses(of: Self.buzzer).count == 10, "no other pattern sounded")
+    }
+
     @Test func aGoodReadBeepsAndFlashesForTheConfiguredTimes() throws {
         try camera.plug(["background": "200"])
         let daemon = try start("feedback:\n  good_read: { beep: 0.08, flash: 0.15 }\n  startup: { beep: 0.05, flash: 0.05 }\n")
