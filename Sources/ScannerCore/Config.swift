@@ -71,12 +71,11 @@ public enum DecoderEngine: String, Sendable, Hashable, CaseIterable {
     case zbar, zxing, both
 
     /// Symbologies only zxing-cpp reads; ZBar 0.23.92 reads none of them.
-    public static let zxingOnly: Set<Symbology> = [.pdf417, .datamatrix, .aztec]
+    public static let zxingOnly: Set<Symbology> = [.pdf417, .datamatrix, .aztec, .microqr, .rmqr, .databarLimited]
 
-    /// Symbologies only ZBar reads here. zxing-cpp 1.4.0 aborts the process on some stacked DataBar
-    /// (an assertion on a line count its DataBar readers set), and reports ISBN and the EAN add-ons
-    /// as nothing of their own.
-    public static let zbarOnly: Set<Symbology> = [.databar, .databarExpanded, .isbn10, .isbn13, .ean2, .ean5]
+    /// Symbologies only ZBar reads here: zxing-cpp reports ISBN and the EAN add-ons as nothing of
+    /// their own.
+    public static let zbarOnly: Set<Symbology> = [.isbn10, .isbn13, .ean2, .ean5]
 
     /// What is read when the config names no symbologies: ZBar's defaults, and what the engine
     /// adds or cannot read.

@@ -62,6 +62,21 @@ import Testing
         #expect(refused.status == 2 && refused.stderr.contains("ZBar cannot read datamatrix"))
     }
 
+    /// The symbologies only zxing-cpp 3 reads, each drawn by zint, named as in the config.
+    @Test func readsDataBarLimitedMicroQRAndRMQR() throws {
+        let files = try [
+            Barcodes.zint(.databarLimited, "1234567890128", scale: 3), Barcodes.zint(.microqr, "MQR file", scale: 4),
+            Barcodes.zint(.rmqr, "rMQR file", scale: 4),
+        ]
+        for engine in ["both", "zxing"] {
+            let result = try scan(["--engine", engine] + files)
+            #expect(result.status == 0)
+            #expect(result.stdout == "DataBar-Ltd:0112345678901286\nMicro-QR:MQR file\nrMQR:rMQR file\n", "\(engine)")
+        }
+        let chosen = try scan(["--engine", "both", "--symbologies", "microqr"] + files)
+        #expect(chosen.stdout == "Micro-QR:MQR file\n")
+    }
+
     @Test func nothingFoundExitsOne() throws {
         let blank = try write(Array("P2 4 2 255\n1 2 3 4 5 6 7 8\n".utf8), "blank.pgm")
         let result = try scan([blank])
