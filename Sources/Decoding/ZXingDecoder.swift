@@ -13,6 +13,8 @@ public final class ZXingDecoder: Decoder {
     private let lengths: [Symbology: LengthLimit]
     /// Look again with the global-histogram binarizer when the local-average one found nothing.
     private let binarizerPass: Bool
+    /// zxing-cpp's own inverted pass (tryInvert) on a second look, as ZBar's inverted pass.
+    private let invertedPass: Bool
 
     /// The symbologies zxing-cpp reads here.
     public static let supported: Set<Symbology> = Set(formats.keys)
@@ -27,6 +29,7 @@ public final class ZXingDecoder: Decoder {
         zbarCannot = Self.options(config.symbologies.intersection(DecoderEngine.zxingOnly))
         lengths = config.lengths
         binarizerPass = config.preprocessing.contains(.binarizer)
+        invertedPass = config.preprocessing.contains(.inverted)
     }
 
     deinit {
@@ -55,6 +58,7 @@ public final class ZXingDecoder: Decoder {
     /// Without `linearCodes`, only the symbologies ZBar cannot read are looked for.
     public func decode(_ frame: Frame, in region: PixelRect, secondLooks: Bool, linearCodes: Bool) throws(DecoderError) -> [Symbol] {
         guard let options = linearCodes ? all : zbarCannot else { return [] }
+        ZXing_ReaderOptions_setTryInvert(options, secondLooks && invertedPass)
         for binarizer in secondLooks && binarizerPass ? [ZXing_Binarizer_LocalAverage, ZXing_Binarizer_GlobalHistogram] : [ZXing_Binarizer_LocalAverage] {
             ZXing_ReaderOptions_setBinarizer(options, binarizer)
             let found = try read(frame, in: region, with: options)
