@@ -93,8 +93,7 @@ public enum DecoderEngine: String, Sendable, Hashable, CaseIterable {
 
 /// Which decoder reads which symbologies.
 public struct DecoderConfig: Sendable, Hashable {
-    /// The library, or both: `both` by default, which reads the most at a frame cost no higher
-    /// than ZBar's alone (README, "Two decoders").
+    /// The library, or both: `both` by default, which reads the most (README, "Two decoders").
     public var engine = DecoderEngine.standard
     /// The symbologies looked for.
     public var symbologies: Set<Symbology> = DecoderEngine.standard.defaultSymbologies
