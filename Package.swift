@@ -19,11 +19,8 @@ let package = Package(
         .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
-        // zxing-cpp is C++: a small C++ target gives it a plain C API (no logic).
-        .target(
-            name: "CZXing",
-            linkerSettings: [.linkedLibrary("ZXing")]
-        ),
+        // zxing-cpp 3 through its own C API, a static library built by scripts/zxing-cpp (PKG_CONFIG_PATH).
+        .systemLibrary(name: "CZXing", pkgConfig: "zxing-c"),
         // The config file's YAML: libyaml's event parser (what Yams wraps, without Foundation's ICU).
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),

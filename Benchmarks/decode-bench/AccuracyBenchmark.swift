@@ -18,17 +18,20 @@ struct AccuracyBenchmark {
             return
         }
         print("accuracy over \(corpus): images read (or codes reported, on falsepositives-*)")
-        print("readers: zbar (ours, ZBar alone); zxing (zxing-cpp alone through our C shim: every format but DataBar, linear")
-        print("         codes the first one only, as more can abort zxing-cpp 1.4.0); both (routed: ZBar, zxing-cpp for 2D and")
+        print("readers: zbar (ours, ZBar alone); zxing (zxing-cpp 3.1.1 alone through its C API: every format but ISBN and")
+        print("         the EAN add-ons); zxing+bin (zxing plus its global-histogram binarizer); both (routed: ZBar, zxing-cpp for 2D and")
         print("         for QR and linear codes when ZBar found nothing); both+inv, both+half, both+bin: both plus one second look on frames where the first found")
         print("         nothing (ZBar inverted, ZBar at half size, zxing-cpp's global-histogram binarizer); both+prep: the")
-        print("         default (\(Preprocessing.defaults.map(\.rawValue).sorted().joined(separator: ", "))); zbarimg (ZBar alone); zxing-all (zxing-cpp alone,")
-        print("         every format: Benchmarks/zxing-alone.py through python3-zxing-cpp, one process per image, as linear codes")
-        print("         can abort it). 'best single' = the better of zbarimg and zxing-all: the libraries alone")
+        print("         default (\(Preprocessing.defaults.map(\.rawValue).sorted().joined(separator: ", "))); all+prep: both+prep where zxing-cpp's QR and")
+        print("         linear reads always count; zbarimg (ZBar alone); zxing-all (zxing-cpp alone,")
+        print("         every format: Benchmarks/zxing-alone.py through the PyPI zxing-cpp 3.1.1 wheel in .build/zxing-anchor, one")
+        print("         process per image). 'best single' = the better of zbarimg and zxing-all: the libraries alone")
         var all = DecoderConfig()
         all.symbologies = DecoderEngine.both.defaultSymbologies
         all.preprocessing = []
         var zbarConfig = DecoderConfig()
+        zbarConfig.engine = .zbar
+        zbarConfig.symbologies = DecoderEngine.zbar.defaultSymbologies
         zbarConfig.preprocessing = []
         var zxingConfig = all
         zxingConfig.engine = .zxing
@@ -38,10 +41,14 @@ struct AccuracyBenchmark {
             config.preprocessing = passes
             return try RoutedDecoder(config: config, fallback: true)
         }
+        var zxingBinarizer = zxingConfig
+        zxingBinarizer.preprocessing = [.binarizer]
         let readers: [(String, any Decoder)] = [
-            ("zbar", try ZBarDecoder(config: zbarConfig)), ("zxing", try ZXingDecoder(config: zxingConfig)), ("both", try both([])),
+            ("zbar", try ZBarDecoder(config: zbarConfig)), ("zxing", try ZXingDecoder(config: zxingConfig)),
+            ("zxing+bin", try ZXingDecoder(config: zxingBinarizer)), ("both", try both([])),
             ("both+inv", try both([.inverted])), ("both+half", try both([.secondScale])), ("both+bin", try both([.binarizer])),
             ("both+prep", try both(Preprocessing.defaults)),
+            ("all+prep", try RoutedDecoder(config: { var config = all; config.preprocessing = Preprocessing.defaults; return config }(), fallback: true, everything: true)),
         ]
         let names = readers.map(\.0) + ["zbarimg", "zxing-all"]
         let widths = names.map { max($0.count + 2, 6) }
@@ -84,13 +91,17 @@ struct AccuracyBenchmark {
         }
         print(pad("total", 18) + pad("\(totals[0])", 7) + (1..<totals.count).map { pad("\(totals[$0])", widths[$0 - 1]) }.joined())
         print(pad("other texts", 25) + others.enumerated().map { pad("\($0.element)", widths[$0.offset]) }.joined())
-        print("zxing-all aborted on \(aborts) images (counted as nothing read)")
+        print("zxing-all failed on \(aborts) images (counted as nothing read)")
     }
 
-    /// zxing-cpp alone with every format, in its own process; nil when it aborted.
+    /// zxing-cpp alone with every format, in its own process (the PyPI wheel in a venv that
+    /// Benchmarks/run makes, or ZXING_ANCHOR_PYTHON); nil when it failed.
     private func zxingAlone(_ path: String) -> [String]? {
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../zxing-alone.py").standardized.path
-        guard let (status, data) = output(of: "/usr/bin/python3", [script, path]), status == 0 else { return nil }
+        let benchmarks = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        let script = benchmarks.appendingPathComponent("zxing-alone.py").standardized.path
+        let python = ProcessInfo.processInfo.environment["ZXING_ANCHOR_PYTHON"]
+            ?? benchmarks.appendingPathComponent("../.build/zxing-anchor/bin/python3").standardized.path
+        guard let (status, data) = output(of: python, [script, path]), status == 0 else { return nil }
         return try? JSONDecoder().decode([String].self, from: data)
     }
 

@@ -27,10 +27,13 @@ struct FrameBenchmark {
         print(pad("frame", 18) + pad("ours us", 10) + pad("bare us", 10) + pad("ratio", 8) + pad("found", 8) + pad("viewport us", 13)
             + pad("prep us", 10) + pad("prep/ours", 11) + pad("both 1 frame", 14) + pad("/prep", 7) + pad("both in turn", 14) + pad("/prep", 7)
             + pad("plain in turn", 15) + pad("/ours", 7) + "zxing us")
-        var plain = DecoderConfig()
+        var zbarConfig = DecoderConfig()
+        zbarConfig.engine = .zbar
+        zbarConfig.symbologies = DecoderEngine.zbar.defaultSymbologies
+        var plain = zbarConfig
         plain.preprocessing = []
         let decoder = try ZBarDecoder(config: plain)
-        let prepared = try ZBarDecoder(config: DecoderConfig())
+        let prepared = try ZBarDecoder(config: zbarConfig)
         var all = DecoderConfig()
         all.engine = .both
         all.symbologies = DecoderEngine.both.defaultSymbologies

@@ -151,7 +151,7 @@ public enum ConfigFile {
             }
             let zbarOnly = chosen.intersection(DecoderEngine.zbarOnly)
             if decoder.engine == .zxing, !zbarOnly.isEmpty {
-                throw value.error("\(zbarOnly.map(\.rawValue).sorted().joined(separator: ", ")) are read by ZBar only (zxing-cpp 1.4.0 aborts on stacked DataBar): set decoder.engine to both")
+                throw value.error("\(zbarOnly.map(\.rawValue).sorted().joined(separator: ", ")) are read by ZBar only (zxing-cpp gives ISBN and EAN add-ons no symbology of their own): set decoder.engine to both")
             }
         }
         var lengths = try section.section("lengths")

@@ -224,7 +224,9 @@ public final class CaptureLoop: Sendable {
     /// decoded even when gating or a pause skipped it, so that it shows what is in view.
     private func offer(_ frame: Frame, decoded: (symbols: [Symbol]?, reads: [Read]), session: Session) {
         var symbols = decoded.symbols
-        if symbols == nil, tap.wantsDecodedFrame, let decoder = session.decoder {
+        // With two libraries taking frames in turn (engine both), this frame's look saw only its
+        // library's codes: a snapshot gets every look, as a still image.
+        if symbols == nil || (session.decoder?.looks ?? 1) > 1, tap.wantsDecodedFrame, let decoder = session.decoder {
             symbols = try? decoder.symbols(in: frame, viewport: session.config.viewport)
         }
         let viewport = session.config.viewport.pixels(in: frame.size)

@@ -1,24 +1,20 @@
 import CZXing
 import ScannerCore
 
-/// Decodes with zxing-cpp through the CZXing shim: DataMatrix, Aztec and PDF417, which ZBar cannot
-/// read, QR, and the linear codes but DataBar. Only the viewport's pixels are handed over.
-///
-/// zxing-cpp 1.4.0 as Debian packages it aborts the process on `assert(lineCount() == 1)` in
-/// `Result::operator==`, which compares a result already found with a new one. Two paths reach it
-/// with a linear result whose line count is above 1: `ReadBarcodes` merging what its passes found
-/// (a large Code 128 read again by the downscaled pass), and the DataBar readers, which set their
-/// own line count (stacked DataBar). For matrix codes the comparison returns before the assertion.
-/// So linear codes are read in a pass of their own that stops at the first symbol and has no
-/// downscaled pass: the merge then never compares anything. DataBar is never enabled (ZBar reads it).
+/// Decodes with zxing-cpp 3 through its own C API (`ZXingC.h`, built by `scripts/zxing-cpp`):
+/// DataMatrix, Aztec, PDF417, Micro QR, rMQR and DataBar Limited, which ZBar cannot read, QR,
+/// DataBar and the linear codes. Only the viewport's pixels are handed over.
 public final class ZXingDecoder: Decoder {
-    /// QR, PDF417, DataMatrix and Aztec: every symbol in the region.
-    private let matrix: czx_options
-    /// The linear codes: the first symbol only.
-    private let linear: czx_options
+    /// Every symbology the config enables.
+    private let all: OpaquePointer?
+    private let symbologies: Set<Symbology>
+    /// Only those ZBar cannot read, for engine both once ZBar has found something.
+    private let zbarCannot: OpaquePointer?
     private let lengths: [Symbology: LengthLimit]
     /// Look again with the global-histogram binarizer when the local-average one found nothing.
     private let binarizerPass: Bool
+    /// zxing-cpp's own inverted pass (tryInvert) on a second look, as ZBar's inverted pass.
+    private let invertedPass: Bool
 
     /// The symbologies zxing-cpp reads here.
     public static let supported: Set<Symbology> = Set(formats.keys)
@@ -26,65 +22,84 @@ public final class ZXingDecoder: Decoder {
     public init(config: DecoderConfig) throws(DecoderError) {
         let refused = config.symbologies.subtracting(Self.supported)
         guard refused.isEmpty else {
-            throw DecoderError("zxing-cpp does not read \(refused.map(\.rawValue).sorted().joined(separator: ", ")) here (zxing-cpp 1.4.0 aborts on stacked DataBar); ZBar reads them")
+            throw DecoderError("zxing-cpp does not read \(refused.map(\.rawValue).sorted().joined(separator: ", ")) here; ZBar reads them")
         }
-        func options(_ symbologies: Set<Symbology>, rotateAndDownscale: Int32, maxSymbols: Int32) -> czx_options {
-            let formats = config.symbologies.intersection(symbologies).reduce(0) { $0 | Self.formats[$1]! }
-            return czx_options(formats: formats, try_harder: 1, try_rotate: rotateAndDownscale, try_downscale: rotateAndDownscale, binarizer: 0, max_symbols: maxSymbols)
-        }
-        matrix = options(Self.matrixCodes, rotateAndDownscale: 1, maxSymbols: 0)
-        // Rotated and downscaled passes read no more linear codes in the sample corpus and double
-        // the cost of an empty frame; ZBar scans both axes (README, "Two decoders").
-        linear = options(Self.supported.subtracting(Self.matrixCodes), rotateAndDownscale: 0, maxSymbols: 1)
+        all = Self.options(config.symbologies)
+        symbologies = config.symbologies
+        zbarCannot = Self.options(config.symbologies.intersection(DecoderEngine.zxingOnly))
         lengths = config.lengths
         binarizerPass = config.preprocessing.contains(.binarizer)
+        invertedPass = config.preprocessing.contains(.inverted)
+    }
+
+    deinit {
+        ZXing_ReaderOptions_delete(all)
+        ZXing_ReaderOptions_delete(zbarCannot)
+    }
+
+    /// Reader options for `symbologies`, or nil when there is nothing to look for.
+    private static func options(_ symbologies: Set<Symbology>) -> OpaquePointer? {
+        let chosen = symbologies.flatMap { formats[$0]! }
+        guard !chosen.isEmpty, let options = ZXing_ReaderOptions_new() else { return nil }
+        ZXing_ReaderOptions_setFormats(options, chosen, Int32(chosen.count))
+        ZXing_ReaderOptions_setTryHarder(options, true)
+        ZXing_ReaderOptions_setTryRotate(options, true)
+        ZXing_ReaderOptions_setTryDownscale(options, true)
+        ZXing_ReaderOptions_setTryInvert(options, false)
+        // The data as encoded, or as UTF-8 when the symbol names its character set (no GS1 brackets).
+        ZXing_ReaderOptions_setTextMode(options, ZXing_TextMode_Plain)
+        return options
     }
 
     public func decode(_ frame: Frame, in region: PixelRect, secondLooks: Bool) throws(DecoderError) -> [Symbol] {
         try decode(frame, in: region, secondLooks: secondLooks, linearCodes: true)
     }
 
-    /// Without `linearCodes`, only the matrix codes are looked for.
+    /// Without `linearCodes`, only the symbologies ZBar cannot read are looked for.
     public func decode(_ frame: Frame, in region: PixelRect, secondLooks: Bool, linearCodes: Bool) throws(DecoderError) -> [Symbol] {
-        for binarizer: Int32 in secondLooks && binarizerPass ? [0, 1] : [0] {
-            var found = try read(frame, in: region, with: matrix, binarizer: binarizer)
-            if linearCodes { found += try read(frame, in: region, with: linear, binarizer: binarizer) }
+        guard let options = linearCodes ? all : zbarCannot else { return [] }
+        ZXing_ReaderOptions_setTryInvert(options, secondLooks && invertedPass)
+        for binarizer in secondLooks && binarizerPass ? [ZXing_Binarizer_LocalAverage, ZXing_Binarizer_GlobalHistogram] : [ZXing_Binarizer_LocalAverage] {
+            ZXing_ReaderOptions_setBinarizer(options, binarizer)
+            let found = try read(frame, in: region, with: options)
             if !found.isEmpty { return found }
         }
         return []
     }
 
-    private func read(_ frame: Frame, in region: PixelRect, with options: czx_options, binarizer: Int32) throws(DecoderError) -> [Symbol] {
-        guard options.formats != 0 else { return [] }
-        var options = options
-        options.binarizer = binarizer
+    private func read(_ frame: Frame, in region: PixelRect, with options: OpaquePointer) throws(DecoderError) -> [Symbol] {
         let origin = frame.storage.base.advanced(by: region.y * frame.stride + region.x).assumingMemoryBound(to: UInt8.self)
-        var error = [CChar](repeating: 0, count: 256)
-        guard let results = czx_read(origin, Int32(region.width), Int32(region.height), Int32(frame.stride), &options, &error, error.count) else {
-            throw DecoderError("zxing-cpp failed on frame \(frame.sequence): \(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+        let image = ZXing_ImageView_new(origin, Int32(region.width), Int32(region.height), ZXing_ImageFormat_Lum, Int32(frame.stride), 1)
+        defer { ZXing_ImageView_delete(image) }
+        guard let image, let results = ZXing_ReadBarcodes(image, options) else {
+            let message = ZXing_LastErrorMsg()
+            defer { ZXing_free(message) }
+            throw DecoderError("zxing-cpp failed on frame \(frame.sequence): \(message.map { String(cString: $0) } ?? "no message")")
         }
-        defer { czx_free(results) }
-        return (0..<czx_count(results)).compactMap { index in
-            symbol(czx_symbol_at(results, index).pointee, offset: Point(x: region.x, y: region.y))
+        defer { ZXing_Barcodes_delete(results) }
+        return (0..<ZXing_Barcodes_size(results)).compactMap { index in
+            ZXing_Barcodes_at(results, index).flatMap { symbol($0, offset: Point(x: region.x, y: region.y)) }
         }
     }
 
-    private func symbol(_ found: czx_symbol, offset: Point) -> Symbol? {
-        guard let symbology = Self.symbologies[found.format] else { return nil }
-        // Text that names its character set (ECI) as UTF-8. Otherwise the data as it is, as ZBar
-        // gives it: a guessed character set can turn UTF-8 or binary data into mojibake.
-        let text = found.has_eci != 0 && ![Int32(CZX_BINARY), Int32(CZX_UNKNOWN_ECI)].contains(found.content_type)
-        let bytes = text
-            ? Array(UnsafeRawBufferPointer(start: found.text, count: found.text_length))
-            : Array(UnsafeBufferPointer(start: found.bytes, count: found.length))
+    private func symbol(_ barcode: OpaquePointer, offset: Point) -> Symbol? {
+        guard var symbology = Self.symbology(of: ZXing_Barcode_format(barcode)), symbologies.contains(symbology) else { return nil }
+        var bytes = Self.data(barcode)
+        // An EAN-13 with number system 0 is a UPC-A when UPC-A is read, as ZBar reports it.
+        if symbology == .ean13, symbologies.contains(.upca), bytes.count == 13, bytes.first == UInt8(ascii: "0") {
+            symbology = .upca
+        }
+        bytes = Self.retailText(symbology, bytes, barcode)
         if let limit = lengths[symbology] {
             if let min = limit.min, bytes.count < min { return nil }
             if let max = limit.max, bytes.count > max { return nil }
         }
-        let aim = withUnsafeBytes(of: found.symbology_identifier) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-        let xs = [found.x.0, found.x.1, found.x.2, found.x.3], ys = [found.y.0, found.y.1, found.y.2, found.y.3]
-        let corners = Corners((0..<4).map { Point(x: Int(xs[$0]) + offset.x, y: Int(ys[$0]) + offset.y) })
-        let orientation: Orientation = switch (Int(found.orientation) % 360 + 360) % 360 {
+        let aim = Self.string(ZXing_Barcode_symbologyIdentifier(barcode))
+        let position = ZXing_Barcode_position(barcode)
+        let corners = Corners([position.topLeft, position.topRight, position.bottomRight, position.bottomLeft].map {
+            Point(x: Int($0.x) + offset.x, y: Int($0.y) + offset.y)
+        })
+        let orientation: Orientation = switch (Int(ZXing_Barcode_orientation(barcode)) % 360 + 360) % 360 {
         case 0: .up
         case 90: .right
         case 180: .down
@@ -94,16 +109,68 @@ public final class ZXingDecoder: Decoder {
         return Symbol(symbology: symbology, bytes: bytes, isGS1: Self.gs1Identifiers.contains(aim), corners: corners, orientation: orientation, quality: 1)
     }
 
+    /// Text that names its character set (ECI) as UTF-8. Otherwise the data as it is, as ZBar
+    /// gives it: a guessed character set can turn UTF-8 or binary data into mojibake.
+    private static func data(_ barcode: OpaquePointer) -> [UInt8] {
+        let contentType = ZXing_Barcode_contentType(barcode)
+        if ZXing_Barcode_hasECI(barcode), contentType != ZXing_ContentType_Binary, contentType != ZXing_ContentType_UnknownECI {
+            return Array(string(ZXing_Barcode_text(barcode)).utf8)
+        }
+        var length: Int32 = 0
+        guard let bytes = ZXing_Barcode_bytes(barcode, &length) else { return [] }
+        defer { ZXing_free(bytes) }
+        return Array(UnsafeBufferPointer(start: bytes, count: Int(length)))
+    }
+
+    /// UPC-A and UPC-E as ZBar gives them and as they are printed, 12 and 8 digits; EAN-13 and
+    /// EAN-8 are 13 and 8 digits from both. zxing-cpp 3 gives UPC-A and UPC-E as the 13-digit
+    /// content ISO/IEC 15420 names for ]E0 (UPC-E expanded), and the UPC-E as printed beside it.
+    private static func retailText(_ symbology: Symbology, _ bytes: [UInt8], _ barcode: OpaquePointer) -> [UInt8] {
+        switch symbology {
+        case .upca where bytes.count == 13 && bytes.first == UInt8(ascii: "0"):
+            return Array(bytes.dropFirst())
+        case .upce:
+            let printed = string(ZXing_Barcode_extra(barcode, "UPCE"))
+            return printed.isEmpty ? bytes : Array(printed.utf8)
+        default:
+            return bytes
+        }
+    }
+
+    /// A string the C API hands over, freed.
+    private static func string(_ pointer: UnsafeMutablePointer<CChar>?) -> String {
+        guard let pointer else { return "" }
+        defer { ZXing_free(pointer) }
+        return String(cString: pointer)
+    }
+
     /// AIM identifiers that mean FNC1 in first position (GS1 data).
-    private static let gs1Identifiers: Set<String> = ["]d2", "]Q3", "]z1"]
+    private static let gs1Identifiers: Set<String> = ["]d2", "]Q3", "]z1", "]C1", "]e0"]
 
-    private static let matrixCodes: Set<Symbology> = [.qr, .pdf417, .datamatrix, .aztec]
-
-    private static let formats: [Symbology: Int32] = [
-        .qr: Int32(CZX_QRCODE), .pdf417: Int32(CZX_PDF417), .datamatrix: Int32(CZX_DATAMATRIX), .aztec: Int32(CZX_AZTEC),
-        .ean13: Int32(CZX_EAN13), .ean8: Int32(CZX_EAN8), .upca: Int32(CZX_UPCA), .upce: Int32(CZX_UPCE), .itf: Int32(CZX_ITF),
-        .code39: Int32(CZX_CODE39), .code93: Int32(CZX_CODE93), .code128: Int32(CZX_CODE128), .codabar: Int32(CZX_CODABAR),
+    /// What zxing-cpp is asked for, per symbology. Its QR Code family also holds Micro QR and rMQR,
+    /// symbologies of their own here: what was not asked for is dropped after reading.
+    private static let formats: [Symbology: [ZXing_BarcodeFormat]] = [
+        .qr: [ZXing_BarcodeFormat_QRCode],
+        .microqr: [ZXing_BarcodeFormat_MicroQRCode], .rmqr: [ZXing_BarcodeFormat_RMQRCode],
+        .pdf417: [ZXing_BarcodeFormat_PDF417], .datamatrix: [ZXing_BarcodeFormat_DataMatrix], .aztec: [ZXing_BarcodeFormat_Aztec],
+        .ean13: [ZXing_BarcodeFormat_EAN13], .ean8: [ZXing_BarcodeFormat_EAN8], .upca: [ZXing_BarcodeFormat_UPCA],
+        .upce: [ZXing_BarcodeFormat_UPCE], .itf: [ZXing_BarcodeFormat_ITF], .code39: [ZXing_BarcodeFormat_Code39],
+        .code93: [ZXing_BarcodeFormat_Code93], .code128: [ZXing_BarcodeFormat_Code128], .codabar: [ZXing_BarcodeFormat_Codabar],
+        .databar: [ZXing_BarcodeFormat_DataBarOmni, ZXing_BarcodeFormat_DataBarStk, ZXing_BarcodeFormat_DataBarStkOmni],
+        .databarExpanded: [ZXing_BarcodeFormat_DataBarExp, ZXing_BarcodeFormat_DataBarExpStk],
+        .databarLimited: [ZXing_BarcodeFormat_DataBarLtd],
     ]
 
-    private static let symbologies: [Int32: Symbology] = Dictionary(uniqueKeysWithValues: formats.map { ($0.value, $0.key) })
+    /// The symbology of a format zxing-cpp returned: one asked for, or a variant of a family asked
+    /// for as a whole (Code 39 extended, ITF-14, compact PDF417, Aztec runes).
+    private static func symbology(of format: ZXing_BarcodeFormat) -> Symbology? {
+        if let exact = formats.first(where: { $0.value.contains(format) }) { return exact.key }
+        return families[ZXing_BarcodeFormatSymbology(format).rawValue]
+    }
+
+    private static let families: [ZXing_BarcodeFormat.RawValue: Symbology] = [
+        ZXing_BarcodeFormat_QRCode.rawValue: .qr,
+        ZXing_BarcodeFormat_Code39.rawValue: .code39, ZXing_BarcodeFormat_ITF.rawValue: .itf,
+        ZXing_BarcodeFormat_PDF417.rawValue: .pdf417, ZXing_BarcodeFormat_Aztec.rawValue: .aztec,
+    ]
 }

@@ -70,13 +70,15 @@ public struct CameraConfig: Sendable, Hashable {
 public enum DecoderEngine: String, Sendable, Hashable, CaseIterable {
     case zbar, zxing, both
 
-    /// Symbologies only zxing-cpp reads; ZBar 0.23.92 reads none of them.
-    public static let zxingOnly: Set<Symbology> = [.pdf417, .datamatrix, .aztec]
+    /// The engine of the daemon and of `scan` when none is named.
+    public static let standard = DecoderEngine.both
 
-    /// Symbologies only ZBar reads here. zxing-cpp 1.4.0 aborts the process on some stacked DataBar
-    /// (an assertion on a line count its DataBar readers set), and reports ISBN and the EAN add-ons
-    /// as nothing of their own.
-    public static let zbarOnly: Set<Symbology> = [.databar, .databarExpanded, .isbn10, .isbn13, .ean2, .ean5]
+    /// Symbologies only zxing-cpp reads; ZBar 0.23.92 reads none of them.
+    public static let zxingOnly: Set<Symbology> = [.pdf417, .datamatrix, .aztec, .microqr, .rmqr, .databarLimited]
+
+    /// Symbologies only ZBar reads here: zxing-cpp reports ISBN and the EAN add-ons as nothing of
+    /// their own.
+    public static let zbarOnly: Set<Symbology> = [.isbn10, .isbn13, .ean2, .ean5]
 
     /// What is read when the config names no symbologies: ZBar's defaults, and what the engine
     /// adds or cannot read.
@@ -91,10 +93,10 @@ public enum DecoderEngine: String, Sendable, Hashable, CaseIterable {
 
 /// Which decoder reads which symbologies.
 public struct DecoderConfig: Sendable, Hashable {
-    /// The library, or both.
-    public var engine = DecoderEngine.zbar
+    /// The library, or both: `both` by default, which reads the most (README, "Two decoders").
+    public var engine = DecoderEngine.standard
     /// The symbologies looked for.
-    public var symbologies: Set<Symbology> = Set(Symbology.zbarDefaults)
+    public var symbologies: Set<Symbology> = DecoderEngine.standard.defaultSymbologies
     /// Minimum and maximum data lengths per symbology, where set.
     public var lengths: [Symbology: LengthLimit] = [:]
     /// Extra passes tried on a frame where the first found nothing.

@@ -2,8 +2,8 @@
 public enum Symbology: String, Sendable, Hashable, CaseIterable, Codable {
     case ean13, ean8, upca, upce, isbn10, isbn13, ean2, ean5
     case itf, code39, code93, code128, codabar
-    case databar, databarExpanded = "databar-exp"
-    case qr, pdf417, datamatrix, aztec
+    case databar, databarExpanded = "databar-exp", databarLimited = "databar-ltd"
+    case qr, microqr, rmqr, pdf417, datamatrix, aztec
 
     /// The name zbarimg prints before the colon, so scripts written for zbarimg keep working.
     public var displayName: String {
@@ -23,7 +23,10 @@ public enum Symbology: String, Sendable, Hashable, CaseIterable, Codable {
         case .codabar: "Codabar"
         case .databar: "DataBar"
         case .databarExpanded: "DataBar-Exp"
+        case .databarLimited: "DataBar-Ltd"
         case .qr: "QR-Code"
+        case .microqr: "Micro-QR"
+        case .rmqr: "rMQR"
         case .pdf417: "PDF417"
         case .datamatrix: "DataMatrix"
         case .aztec: "Aztec"
@@ -33,7 +36,7 @@ public enum Symbology: String, Sendable, Hashable, CaseIterable, Codable {
     /// Whether the symbology can only carry digits, so a read can be used at once without parsing.
     public var holdsDigitsOnly: Bool {
         switch self {
-        case .ean13, .ean8, .upca, .upce, .isbn10, .isbn13, .ean2, .ean5, .itf, .databar: true
+        case .ean13, .ean8, .upca, .upce, .isbn10, .isbn13, .ean2, .ean5, .itf, .databar, .databarLimited: true
         default: false
         }
     }
@@ -41,7 +44,7 @@ public enum Symbology: String, Sendable, Hashable, CaseIterable, Codable {
     /// Whether the symbology has no 1D scan direction: its corners are the symbol's own.
     public var isMatrix: Bool {
         switch self {
-        case .qr, .datamatrix, .aztec: true
+        case .qr, .microqr, .rmqr, .datamatrix, .aztec: true
         default: false
         }
     }
@@ -57,8 +60,9 @@ public enum Symbology: String, Sendable, Hashable, CaseIterable, Codable {
         case .code93: "]G0"
         case .code128: gs1 ? "]C1" : "]C0"
         case .codabar: "]F0"
-        case .databar, .databarExpanded: "]e0"
-        case .qr: gs1 ? "]Q3" : "]Q1"
+        case .databar, .databarExpanded, .databarLimited: "]e0"
+        // ISO/IEC 15424 gives Micro QR and rMQR the QR Code identifier.
+        case .qr, .microqr, .rmqr: gs1 ? "]Q3" : "]Q1"
         case .pdf417: "]L2"
         case .datamatrix: gs1 ? "]d2" : "]d1"
         case .aztec: gs1 ? "]z1" : "]z0"

@@ -24,10 +24,10 @@ struct Scan: ParsableCommand {
     @Option(help: "Region decoded: full, square, square:FRACTION or X,Y,WIDTH,HEIGHT (normalised).")
     var viewport = "full"
 
-    @Option(help: "Decoder: zbar, zxing, or both (ZBar for what it reads, zxing-cpp for pdf417, datamatrix, aztec).")
-    var engine: String = DecoderEngine.zbar.rawValue
+    @Option(help: "Decoder: zbar, zxing, or both (ZBar and zxing-cpp; zxing-cpp alone reads pdf417, datamatrix, aztec, databar-ltd, microqr, rmqr). Default: the daemon's, \(DecoderEngine.standard.rawValue).")
+    var engine: String = DecoderEngine.standard.rawValue
 
-    @Option(help: "Comma-separated symbologies to read (default: \(Symbology.zbarDefaults.map(\.rawValue).joined(separator: ",")); engine both adds pdf417,datamatrix,aztec, and zxing reads no databar).")
+    @Option(help: "Comma-separated symbologies to read (default for zbar: \(Symbology.zbarDefaults.map(\.rawValue).joined(separator: ",")); engine both adds pdf417,datamatrix,aztec,databar-ltd,microqr,rmqr; zxing reads no isbn or ean add-ons).")
     var symbologies: String?
 
     func run() throws {

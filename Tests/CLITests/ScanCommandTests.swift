@@ -49,17 +49,33 @@ import Testing
         #expect(result.stdout == "QR-Code:jpeg and pnm\nQR-Code:jpeg and pnm\n")
     }
 
-    @Test func engineBothReadsDataMatrixAztecAndPDF417() throws {
+    /// Without --engine, scan uses the daemon's default engine, both.
+    @Test func theDefaultEngineReadsDataMatrixAztecAndPDF417() throws {
         let files = try [
             Barcodes.zint(.datamatrix, "dm file", scale: 3), Barcodes.zint(.aztec, "aztec file", scale: 3),
             Barcodes.zint(.pdf417, "pdf file", scale: 2),
         ]
-        #expect(try scan(files).status == 1, "ZBar alone reads none of them")
-        let result = try scan(["--engine", "both"] + files)
+        #expect(try scan(["--engine", "zbar"] + files).status == 1, "ZBar alone reads none of them")
+        let result = try scan(files)
         #expect(result.status == 0)
         #expect(result.stdout == "DataMatrix:dm file\nAztec:aztec file\nPDF417:pdf file\n")
         let refused = try scan(["--engine", "zbar", "--symbologies", "datamatrix"] + files)
         #expect(refused.status == 2 && refused.stderr.contains("ZBar cannot read datamatrix"))
+    }
+
+    /// The symbologies only zxing-cpp 3 reads, each drawn by zint, named as in the config.
+    @Test func readsDataBarLimitedMicroQRAndRMQR() throws {
+        let files = try [
+            Barcodes.zint(.databarLimited, "1234567890128", scale: 3), Barcodes.zint(.microqr, "MQR file", scale: 4),
+            Barcodes.zint(.rmqr, "rMQR file", scale: 4),
+        ]
+        for engine in [[], ["--engine", "both"], ["--engine", "zxing"]] {
+            let result = try scan(engine + files)
+            #expect(result.status == 0)
+            #expect(result.stdout == "DataBar-Ltd:0112345678901286\nMicro-QR:MQR file\nrMQR:rMQR file\n", "\(engine)")
+        }
+        let chosen = try scan(["--engine", "both", "--symbologies", "microqr"] + files)
+        #expect(chosen.stdout == "Micro-QR:MQR file\n")
     }
 
     @Test func nothingFoundExitsOne() throws {

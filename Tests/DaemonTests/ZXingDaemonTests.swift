@@ -4,16 +4,16 @@ import ScannerCore
 import ScannerTestSupport
 import Testing
 
-/// The daemon with `decoder.engine: both` and `zxing`: DataMatrix, Aztec and PDF417 through
-/// zxing-cpp, and inputs that abort zxing-cpp 1.4.0 (stacked DataBar, a large Code 128) fed to it
-/// while it runs. With `zxing`, zxing-cpp reads the Code 128 itself. Each code is in view for two
-/// frames, as a presented code is: with `both`, the two libraries take the frames of a stream in turn.
+/// The daemon with `decoder.engine: both` and `zxing`: DataMatrix, Aztec, PDF417, DataBar Limited,
+/// Micro QR and rMQR through zxing-cpp, and the inputs that aborted zxing-cpp 1.4.0 (stacked DataBar,
+/// a large Code 128). Each code is in view for two frames, as a presented code is: with `both`, the
+/// two libraries take the frames of a stream in turn.
 @Suite struct ZXingDaemonTests {
     @Test(arguments: [
-        (DecoderEngine.both, "[ean13, code128, qr, databar, datamatrix, aztec, pdf417]"),
-        (.zxing, "[ean13, code128, qr, datamatrix, aztec, pdf417]"),
+        (DecoderEngine.both, "[ean13, code128, qr, databar, datamatrix, aztec, pdf417, databar-ltd, microqr, rmqr]"),
+        (.zxing, "[ean13, code128, qr, databar, datamatrix, aztec, pdf417, databar-ltd, microqr, rmqr]"),
     ])
-    func readsTwoDimensionalCodesAndSurvivesInputsThatAbortZXing(engine: DecoderEngine, symbologies: String) throws {
+    func readsTwoDimensionalAndNewCodesAndTheInputsThatAbortedZXing14(engine: DecoderEngine, symbologies: String) throws {
         let directory = try TemporaryDirectory.shared.directory("zxing-replay")
         var index = 0
         /// Two frames of `frame` as it is.
@@ -27,8 +27,8 @@ import Testing
         func write(_ image: Frame) throws {
             try hold(Barcodes.centred(image, in: Size(width: 640, height: 480)))
         }
-        // Inputs that abort zxing-cpp 1.4.0 when it reads linear codes: stacked DataBar, and a large
-        // Code 128 that the downscaled pass reads again (the frame is made large enough for it).
+        // Inputs that aborted zxing-cpp 1.4.0 when it read linear codes: stacked DataBar, and a large
+        // Code 128 that the downscaled pass read again (the frame is made large enough for it).
         for type in [79, 80] {
             let path = try TemporaryDirectory.shared.file("stacked-\(type)-\(UUID().uuidString.prefix(4)).png")
             try Tool.run("zint", ["-b", String(type), "-d", "0950600013435", "--quietzones", "-o", path])
@@ -40,11 +40,14 @@ import Testing
         try write(ImageFile.read(path: Barcodes.zint(.datamatrix, "DM in the daemon", scale: 4)))
         try write(ImageFile.read(path: Barcodes.zint(.aztec, "Aztec in the daemon", scale: 4)))
         try write(ImageFile.read(path: Barcodes.zint(.pdf417, "PDF417 in the daemon", scale: 1, extra: ["--cols=2"])))
+        try write(ImageFile.read(path: Barcodes.zint(.databarLimited, "1234567890128", scale: 3)))
+        try write(ImageFile.read(path: Barcodes.zint(.microqr, "MQR1", scale: 4)))
+        try write(ImageFile.read(path: Barcodes.zint(.rmqr, "rMQR in the daemon", scale: 4)))
         let daemon = try DaemonProcess(config: Fixtures.config(
             device: "replay:\(directory)",
             extra: "viewport:\n  rect: [0, 0, 1, 1]\ntracking:\n  absence: 0.05\ndecoder:\n  engine: \(engine.rawValue)\n  symbologies: \(symbologies)\n"))
         let client = try daemon.connect()
-        for text in ["DM in the daemon", "Aztec in the daemon", "PDF417 in the daemon", "123456"] {
+        for text in ["DM in the daemon", "Aztec in the daemon", "PDF417 in the daemon", "123456", "0112345678901286", "MQR1", "rMQR in the daemon"] {
             #expect(client.waitForScan(text).match != nil, "\(text): \(daemon.log.suffix(500))")
         }
         // Several passes over the stacked DataBar frames later, the daemon still runs.

@@ -17,7 +17,7 @@ import Testing
         var config = DecoderConfig()
         config.engine = engine
         config.preprocessing = passes
-        if engine != .zbar { config.symbologies = config.symbologies.union([.datamatrix]) }
+        config.symbologies = engine.defaultSymbologies
         return try Decoders.make(config)
     }
 

@@ -7,7 +7,8 @@ public enum Barcodes {
     /// zint's number for each symbology it can draw.
     static let zintTypes: [Symbology: Int] = [
         .ean13: 13, .ean8: 13, .upca: 34, .upce: 37, .itf: 3, .code39: 8, .code93: 25, .code128: 20,
-        .codabar: 18, .databar: 29, .databarExpanded: 31, .qr: 58, .pdf417: 55, .datamatrix: 71, .aztec: 92,
+        .codabar: 18, .databar: 29, .databarExpanded: 31, .databarLimited: 30, .qr: 58, .microqr: 97, .rmqr: 145,
+        .pdf417: 55, .datamatrix: 71, .aztec: 92,
     ]
 
     /// A PNG of `data` drawn as `symbology` by zint, in a fresh temporary directory; returns its path.
