@@ -87,14 +87,24 @@ enum DescriptorHeadroom {
     /// Descriptors kept free for everything but clients.
     static let reserve = 48
 
-    /// Whether a client may be kept: the lowest free descriptor stays `reserve` below the limit.
+    /// Whether a client may be kept: the descriptors in use stay `reserve` below the limit.
     static func allowsClient() -> Bool {
         var limit = rlimit()
-        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return true }
-        // open() returns the lowest free descriptor, so its number tells how many are in use.
-        let probe = open("/dev/null", O_RDONLY | O_CLOEXEC)
-        guard probe >= 0 else { return false }
-        close(probe)
-        return limit.rlim_cur == rlim_t.max || rlim_t(probe) + rlim_t(reserve) < limit.rlim_cur
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return true }
+        return rlim_t(inUse()) + rlim_t(reserve) < limit.rlim_cur
+    }
+
+    /// Descriptors open now, counted in /proc/self/fd (the lowest free number is no count: closed
+    /// descriptors leave holes below the highest). Without /proc, the lowest free number it is.
+    private static func inUse() -> Int {
+        guard let directory = opendir("/proc/self/fd") else {
+            let probe = open("/dev/null", O_RDONLY | O_CLOEXEC)
+            if probe >= 0 { close(probe) }
+            return probe >= 0 ? Int(probe) : Int.max / 2
+        }
+        defer { closedir(directory) }
+        var count = -3  // ".", ".." and the directory's own descriptor
+        while readdir(directory) != nil { count += 1 }
+        return count
     }
 }

@@ -41,6 +41,9 @@ import Glibc
 
         let replay = try DaemonProcess(config: Fixtures.config(device: "replay:\(recording)"))
         let listener = try replay.connect()
+        // The replay source loads every recorded frame before it streams: seconds in a debug build
+        // on a busy machine. The reads are waited for once it streams.
+        #expect(listener.waitForCamera("streaming", timeout: 120) != nil)
         var replayed: [String] = []
         while replayed.count < codes.count, let event = listener.waitFor(timeout: 10, { $0["type"] as? String == "scan" }).match {
             replayed.append(event["text"] as? String ?? "")
