@@ -48,6 +48,8 @@ feed() { # feed CODE: the feeder streams a frame with CODE into the output node
 }
 unfeed() { kill "$(cat /tmp/ks-vivid/feeder.pid 2>/dev/null)" 2>/dev/null; wait "$(cat /tmp/ks-vivid/feeder.pid 2>/dev/null)" 2>/dev/null; true; }
 heard() { grep -q ":$1\$" /tmp/ks-vivid/listen.out 2>/dev/null; }
+# logged NAME TEXT N: the daemon NAME has logged a line with TEXT at least N times.
+logged() { [ "$(grep -cF "$2" "/run/vmout/$1.log" 2>/dev/null)" -ge "$3" ]; }
 
 scenario_vivid_capture() {
     vivid_up || { fail vivid-capture "modprobe vivid failed"; return; }
@@ -74,10 +76,13 @@ scenario_vivid_replug() {
         code=$(printf 'VM-%03d' "$cycle")
         unfeed
         echo vivid.0 >/sys/bus/platform/drivers/vivid/unbind || { fail vivid-replug "cycle $cycle: unbind failed"; return; }
-        wait_for 20 lost vivid \
+        # The daemon's own log, not `status`: on 2026-11-24 `status` right after an unbind went
+        # unanswered for 30 s and more in this guest, with the binary of de88067 as well (an open
+        # bug, in the session's closing note). The code coming out on the socket is the proof.
+        wait_for 20 logged vivid "] camera interrupted: " "$cycle" \
             || { fail vivid-replug "cycle $cycle: the daemon did not notice the unbind"; return; }
         echo vivid.0 >/sys/bus/platform/drivers/vivid/bind || { fail vivid-replug "cycle $cycle: bind failed"; return; }
-        wait_for 30 streaming vivid \
+        wait_for 30 logged vivid "] camera streaming: " "$((cycle + 1))" \
             || { fail vivid-replug "cycle $cycle: the daemon did not stream again after the rebind"; return; }
         feed "$code"
         wait_for 60 heard "$code" || { fail vivid-replug "cycle $cycle: $code never came out after the replug"; return; }
