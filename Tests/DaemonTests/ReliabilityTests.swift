@@ -75,15 +75,7 @@ import Glibc
 
         // Settled and paused, every read is accounted for.
         #expect(consumer.command("pause")?["ok"] as? Bool == true)
-        var balanced = false, counters: [String: Any] = [:], held = -1
-        let settle = Date().addingTimeInterval(10)
-        repeat {
-            let status = consumer.command("status")?["status"] as? [String: Any] ?? [:]
-            counters = status["counters"] as? [String: Any] ?? [:]
-            held = status["held"] as? Int ?? -1
-            let dropped = (counters["dropped"] as? [String: Int] ?? [:]).values.reduce(0, +)
-            balanced = counters["detections"] as? Int == (counters["reads"] as? Int ?? 0) + (counters["duplicates"] as? Int ?? 0) + dropped + held
-        } while !balanced && Date() < settle
+        let (balanced, counters, held) = consumer.waitForBalancedCounters(timeout: 10)
         #expect(balanced, "\(counters), held \(held)")
         let growth = SocketHardeningTests.rssKiB(daemon.pid) - baseline
         #expect(growth < 12 * 1024, "RSS grew by \(growth) KiB")

@@ -57,15 +57,7 @@ import Glibc
         #expect(client.waitForScan("count d").match != nil)
         #expect(client.command("pause")?["ok"] as? Bool == true)
         // Paused, reads in flight settle; then detections = reads + duplicates + dropped + held.
-        var counters: [String: Any] = [:], held = -1, balanced = false
-        let deadline = Date().addingTimeInterval(5)
-        repeat {
-            let status = client.command("status")?["status"] as? [String: Any] ?? [:]
-            counters = status["counters"] as? [String: Any] ?? [:]
-            held = status["held"] as? Int ?? -1
-            let dropped = (counters["dropped"] as? [String: Int] ?? [:]).values.reduce(0, +)
-            balanced = counters["detections"] as? Int == (counters["reads"] as? Int ?? 0) + (counters["duplicates"] as? Int ?? 0) + dropped + held
-        } while !balanced && Date() < deadline
+        let (balanced, counters, held) = client.waitForBalancedCounters(timeout: 5)
         #expect(balanced, "\(counters), held \(held)")
         #expect(held == 0)
         #expect((counters["dropped"] as? [String: Int])?["hold-full"] ?? 0 >= 1)

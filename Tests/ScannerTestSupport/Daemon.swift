@@ -171,6 +171,21 @@ public final class SocketClient: @unchecked Sendable {
         waitFor(timeout: timeout) { $0["type"] as? String == "state" && $0["camera"] as? String == state }.match
     }
 
+    /// Asks `status` until every read is accounted for (detections = reads + duplicates + dropped
+    /// + held), or `timeout` passes; returns whether it balanced, the counters and `held`.
+    public func waitForBalancedCounters(timeout: Double) -> (balanced: Bool, counters: [String: Any], held: Int) {
+        var counters: [String: Any] = [:], held = -1, balanced = false
+        let deadline = Date().addingTimeInterval(timeout)
+        repeat {
+            let status = command("status")?["status"] as? [String: Any] ?? [:]
+            counters = status["counters"] as? [String: Any] ?? [:]
+            held = status["held"] as? Int ?? -1
+            let dropped = (counters["dropped"] as? [String: Int] ?? [:]).values.reduce(0, +)
+            balanced = counters["detections"] as? Int == (counters["reads"] as? Int ?? 0) + (counters["duplicates"] as? Int ?? 0) + dropped + held
+        } while !balanced && Date() < deadline
+        return (balanced, counters, held)
+    }
+
     /// Sends a command and returns its reply (skipping events that arrive first).
     public func command(_ line: String, timeout: Double = 10) -> [String: Any]? {
         send(line)
