@@ -11,23 +11,25 @@ public protocol Decoder: AnyObject {
     /// config's preprocessing).
     func decode(_ frame: Frame, in region: PixelRect, secondLooks: Bool) throws(DecoderError) -> [Symbol]
 
-    /// Look number `look` (0 ..< `looks`) only, for one frame of a stream.
-    func decode(_ frame: Frame, in region: PixelRect, secondLooks: Bool, look: Int) throws(DecoderError) -> [Symbol]
+    /// Look number `look` (0 ..< `looks`) only, for one frame of a stream. `changed`: the frame
+    /// differs from the one the previous look saw, so what that look found says nothing about it.
+    func decode(_ frame: Frame, in region: PixelRect, secondLooks: Bool, look: Int, changed: Bool) throws(DecoderError) -> [Symbol]
 }
 
 extension Decoder {
     public var looks: Int { 1 }
 
-    public func decode(_ frame: Frame, in region: PixelRect, secondLooks: Bool, look: Int) throws(DecoderError) -> [Symbol] {
+    public func decode(_ frame: Frame, in region: PixelRect, secondLooks: Bool, look: Int, changed: Bool) throws(DecoderError) -> [Symbol] {
         try decode(frame, in: region, secondLooks: secondLooks)
     }
 
     /// The codes inside `viewport`: only its pixels are decoded, and a code whose centre falls
-    /// outside it is dropped. With `look`, only that look runs (a frame of a stream).
-    public func symbols(in frame: Frame, viewport: Viewport, secondLooks: Bool = true, look: Int? = nil) throws(DecoderError) -> [Symbol] {
+    /// outside it is dropped. With `look`, only that look runs (a frame of a stream), on a frame that
+    /// `changed` from the previous look's or not.
+    public func symbols(in frame: Frame, viewport: Viewport, secondLooks: Bool = true, look: Int? = nil, changed: Bool = false) throws(DecoderError) -> [Symbol] {
         let size = frame.size, region = viewport.pixels(in: size)
         let found = if let look {
-            try decode(frame, in: region, secondLooks: secondLooks, look: look)
+            try decode(frame, in: region, secondLooks: secondLooks, look: look, changed: changed)
         } else {
             try decode(frame, in: region, secondLooks: secondLooks)
         }

@@ -42,10 +42,9 @@ public final class ZXingDecoder: Decoder {
         let chosen = symbologies.flatMap { formats[$0]! }
         guard !chosen.isEmpty, let options = ZXing_ReaderOptions_new() else { return nil }
         ZXing_ReaderOptions_setFormats(options, chosen, Int32(chosen.count))
+        // tryRotate, tryInvert and the binarizer are set per pass.
         ZXing_ReaderOptions_setTryHarder(options, true)
-        ZXing_ReaderOptions_setTryRotate(options, true)
         ZXing_ReaderOptions_setTryDownscale(options, true)
-        ZXing_ReaderOptions_setTryInvert(options, false)
         // The data as encoded, or as UTF-8 when the symbol names its character set (no GS1 brackets).
         ZXing_ReaderOptions_setTextMode(options, ZXing_TextMode_Plain)
         return options
@@ -55,11 +54,32 @@ public final class ZXingDecoder: Decoder {
         try decode(frame, in: region, secondLooks: secondLooks, linearCodes: true)
     }
 
-    /// Without `linearCodes`, only the symbologies ZBar cannot read are looked for.
+    /// Without `linearCodes`, only the symbologies ZBar cannot read are looked for. On one frame,
+    /// the second looks include the first pass: tryInvert reads the frame as it is and inverted.
     public func decode(_ frame: Frame, in region: PixelRect, secondLooks: Bool, linearCodes: Bool) throws(DecoderError) -> [Symbol] {
+        try decode(frame, in: region, pass: secondLooks ? .second : .first, linearCodes: linearCodes)
+    }
+
+    /// One pass over the frame. A stream gives the two passes to two frames, so that no frame costs
+    /// more than ZBar's (README, "Two decoders").
+    public enum Pass: Sendable {
+        /// Rows and columns as the frame has them (no tryRotate), dark on light, the local-average binarizer.
+        case first
+        /// What the first pass leaves: tryRotate, tryInvert and the global-histogram binarizer, as
+        /// the config's second looks ask. tryRotate is the dearest option (it doubles the cost of a
+        /// pass, decode-bench frames) and only a code turned 90° needs it.
+        case second
+    }
+
+    /// One pass; without `linearCodes`, only the symbologies ZBar cannot read are looked for.
+    public func decode(_ frame: Frame, in region: PixelRect, pass: Pass, linearCodes: Bool) throws(DecoderError) -> [Symbol] {
         guard let options = linearCodes ? all : zbarCannot else { return [] }
-        ZXing_ReaderOptions_setTryInvert(options, secondLooks && invertedPass)
-        for binarizer in secondLooks && binarizerPass ? [ZXing_Binarizer_LocalAverage, ZXing_Binarizer_GlobalHistogram] : [ZXing_Binarizer_LocalAverage] {
+        let second = pass == .second
+        ZXing_ReaderOptions_setTryRotate(options, second)
+        ZXing_ReaderOptions_setTryInvert(options, second && invertedPass)
+        let binarizers = !second ? [ZXing_Binarizer_LocalAverage]
+            : binarizerPass ? [ZXing_Binarizer_LocalAverage, ZXing_Binarizer_GlobalHistogram] : [ZXing_Binarizer_LocalAverage]
+        for binarizer in binarizers {
             ZXing_ReaderOptions_setBinarizer(options, binarizer)
             let found = try read(frame, in: region, with: options)
             if !found.isEmpty { return found }
