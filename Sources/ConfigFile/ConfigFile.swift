@@ -192,7 +192,8 @@ public enum ConfigFile {
     private static func readGating(_ section: inout Section, into gating: inout GatingConfig) throws(ConfigError) {
         if let value = section.value("enabled") { gating.enabled = try value.bool() }
         if let value = section.value("threshold") { gating.threshold = try value.double(in: 0...255) }
-        if let value = section.value("max_interval") { gating.maxIntervalSeconds = try value.double(in: 0...60) }
+        if let value = section.value("tiles") { gating.tiles = try value.int(in: 1...32) }
+        if let value = section.value("max_interval") { gating.maxIntervalSeconds = try value.double(in: 0...3600) }
         if let value = section.value("second_look_interval") { gating.secondLookIntervalSeconds = try value.double(in: 0...3600) }
         try section.finish()
     }

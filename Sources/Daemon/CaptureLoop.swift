@@ -81,6 +81,9 @@ public final class CaptureLoop: Sendable {
         var tracker: Tracker
         var gate: ChangeGate
         var seq: UInt64 = 0
+        /// A read ended the trigger session: the next scanning frame starts a new one, even when the
+        /// next trigger came before the loop saw scanning stop.
+        var triggerSessionEnded = false
 
         init(config: ScannerConfig, logger: Logger) {
             self.config = config
@@ -163,7 +166,8 @@ public final class CaptureLoop: Sendable {
             let scanning = state.snapshot.scanning
             // Scanning (re)starts on a trigger or a resume: its first frame is always decoded, and a
             // trigger session reads what is in view even if the last session read it too.
-            if scanning && !wasScanning {
+            if scanning && (!wasScanning || session.triggerSessionEnded) {
+                session.triggerSessionEnded = false
                 session.gate.reset()
                 if config.scanner.mode == .trigger { session.tracker = Tracker(config: config.tracking) }
             }
@@ -179,7 +183,7 @@ public final class CaptureLoop: Sendable {
     /// Decodes a changed frame and hands its new reads over; returns the symbols (nil when gated) and the reads.
     private func decode(_ frame: Frame, with decoder: any Decoder, session: inout Session) -> (symbols: [Symbol]?, reads: [Read]) {
         let time = frame.timestamp > 0 ? Double(frame.timestamp) / 1e9 : Double(SystemdNotifier.monotonicNanoseconds()) / 1e9
-        guard case .decode(let secondLooks, let look) = session.gate.decide(frame, viewport: session.config.viewport.pixels(in: frame.size), at: time) else {
+        guard case .decode(let secondLooks, let look, let changed) = session.gate.decide(frame, viewport: session.config.viewport.pixels(in: frame.size), at: time) else {
             session.tracker.touch(at: time)
             counters.update { $0.framesGated += 1 }
             return (nil, [])
@@ -188,12 +192,12 @@ public final class CaptureLoop: Sendable {
         let started = SystemdNotifier.monotonicNanoseconds()
         defer { counters.recordDecode(seconds: Double(SystemdNotifier.monotonicNanoseconds() - started) / 1e9) }
         do {
-            symbols = try decoder.symbols(in: frame, viewport: session.config.viewport, secondLooks: secondLooks, look: look)
+            symbols = try decoder.symbols(in: frame, viewport: session.config.viewport, secondLooks: secondLooks, look: look, changed: changed)
         } catch {
             logger.error("decoder failed on frame \(frame.sequence): \(error)")
             return (nil, [])
         }
-        let outcome = session.tracker.update(with: symbols, at: time, look: look)
+        let outcome = session.tracker.update(with: symbols, at: time, look: look, changed: changed)
         counters.update {
             $0.framesDecoded += 1
             $0.detections += symbols.count
@@ -210,6 +214,7 @@ public final class CaptureLoop: Sendable {
             // A trigger session ends at its first read: one press, one code.
             if state.snapshot.mode == .trigger {
                 state.change { $0.triggered = false }
+                session.triggerSessionEnded = true
                 break
             }
         }

@@ -1,21 +1,29 @@
-/// Decides whether a frame is worth decoding: only when the viewport changed enough since the last
-/// decoded frame, or when too long has passed without a decode. A kiosk scanner looks at an empty
-/// counter most of the time, and a decode costs milliseconds where this check costs microseconds.
+/// Decides whether a frame is worth decoding: only when the viewport changed since the last decoded
+/// frame, or, as a rare safety net, when `maxIntervalSeconds` passed without a decode. A kiosk
+/// scanner looks at an empty counter most of the time, and a decode costs milliseconds where this
+/// check costs microseconds.
 ///
-/// The check compares a subsampled grid of the viewport (every `step`-th pixel on both axes) with
-/// the grid of the last decoded frame, after removing the change of mean brightness, so lighting
-/// flicker and auto-exposure steps do not count as change. The frame in which a change is seen is
-/// itself decoded, so gating adds no frame of latency.
+/// The check samples the viewport on a grid (every `step`-th pixel on both axes) and compares it
+/// with the grid of the last decoded frame tile by tile: the viewport is cut into `tiles` × `tiles`
+/// tiles, and the frame counts as changed when the mean grey-level difference in any one tile is
+/// above `threshold`, after the tile's change of mean brightness is taken out (so lighting flicker,
+/// auto-exposure steps and passing shadows do not count) and the scene's noise floor too
+/// (`changedTiles`). A small code appearing in one corner, or a code swapped for another of the
+/// same size, changes a few tiles a lot and the viewport's mean hardly at all. A brightness change
+/// that saturates part of the scene changes what is seen there, and counts. The frame in which a change is seen is itself decoded, so gating adds no frame of
+/// latency.
+///
+/// An unchanged scene keeps the codes of its last decode in view (the tracker is told so), so no
+/// decode is needed to keep a held code from being reported again. The timer decode only catches a
+/// code that every decode of its changed frames missed (motion blur that settled below the threshold).
 ///
 /// A decode that only the timer asks for (nothing changed) skips the decoder's second looks unless
-/// `secondLookIntervalSeconds` has passed since the last decode that took them: an empty counter
-/// then costs one plain pass per `maxIntervalSeconds`, and a code held still that only a second
-/// look reads is still read within that interval.
+/// `secondLookIntervalSeconds` has passed since the last decode that took them.
 ///
 /// With a decoder of several looks (ZBar and zxing-cpp taking frames in turn), a decode with second
 /// looks starts at look 0, and the frames right after it are decoded with the other looks whether
-/// they changed or not: a scene gets every look, and on frames that keep changing the looks take
-/// turns. Plain timer decodes take turns too.
+/// they changed or not, each decision saying whether its frame changed: a scene gets every look, and
+/// on frames that keep changing the looks take turns. Plain timer decodes take turns too.
 public struct ChangeGate: Sendable {
     public var config: GatingConfig
     /// How many frames one full look at a scene takes (the decoder's `looks`).
@@ -24,7 +32,12 @@ public struct ChangeGate: Sendable {
     }
     private var reference: [Int16] = []
     private var sample: [Int16] = []
+    /// Grid columns of the samples, and the viewport size they were taken from.
+    private var columns = 0
     private var referenceSize = Size(width: 0, height: 0)
+    /// Per-tile sums and sample counts, kept so that the check allocates nothing once sized.
+    private var tileSums: [Int] = []
+    private var tileCounts: [Int] = []
     private var lastDecode: Double = -.infinity
     private var lastSecondLook: Double = -.infinity
     /// Looks still owed to the scene of the last full decode, and the look of the next plain one.
@@ -37,34 +50,30 @@ public struct ChangeGate: Sendable {
 
     /// Whether and how to decode `frame`, captured at `time` seconds; a decode makes it the new reference.
     public mutating func decide(_ frame: Frame, viewport: PixelRect, at time: Double) -> GateDecision {
+        let changed = config.enabled ? sampleAndCompare(frame, viewport) : true
         if owed > 0 {
             // The other looks at a scene follow its first on the next frames, changed or not.
             owed -= 1
-            if config.enabled { Self.grid(frame, viewport, step: config.step, into: &reference) }
+            adoptSample()
             lastDecode = time
-            return .decode(secondLooks: true, look: looks - 1 - owed)
+            return .decode(secondLooks: true, look: looks - 1 - owed, changed: changed)
         }
-        guard config.enabled else { return full(at: time) }
-        // The two grids trade places, so the check allocates nothing once their size is set.
-        Self.grid(frame, viewport, step: config.step, into: &sample)
-        let size = Size(width: viewport.width, height: viewport.height)
-        let changed = size != referenceSize || sample.count != reference.count || Self.difference(sample, reference) > config.threshold
+        guard config.enabled else { return full(at: time, changed: true) }
         guard changed || time - lastDecode >= config.maxIntervalSeconds else { return .skip }
-        swap(&reference, &sample)
-        referenceSize = size
+        adoptSample()
         lastDecode = time
         guard changed || time - lastSecondLook >= config.secondLookIntervalSeconds else {
             plainLook = (plainLook + 1) % looks
-            return .decode(secondLooks: false, look: plainLook)
+            return .decode(secondLooks: false, look: plainLook, changed: false)
         }
-        return full(at: time)
+        return full(at: time, changed: changed)
     }
 
     /// A decode with second looks: look 0 now, the others owed to the next frames.
-    private mutating func full(at time: Double) -> GateDecision {
+    private mutating func full(at time: Double, changed: Bool) -> GateDecision {
         lastSecondLook = time
         owed = looks - 1
-        return .decode(secondLooks: true, look: 0)
+        return .decode(secondLooks: true, look: 0, changed: changed)
     }
 
     /// Forgets the reference: the next frame is decoded (after a trigger, a resume, a new camera).
@@ -75,32 +84,81 @@ public struct ChangeGate: Sendable {
         owed = 0
     }
 
-    /// Mean absolute difference of two grids, after taking out the difference of their means.
-    static func difference(_ a: [Int16], _ b: [Int16]) -> Double {
-        guard !a.isEmpty else { return 0 }
-        var sumA = 0, sumB = 0
-        for index in a.indices {
-            sumA += Int(a[index])
-            sumB += Int(b[index])
-        }
-        let shift = (sumA - sumB) / a.count
-        var total = 0
-        for index in a.indices { total += abs(Int(a[index]) - Int(b[index]) - shift) }
-        return Double(total) / Double(a.count)
+    /// The sample becomes the reference; the two grids trade places.
+    private mutating func adoptSample() {
+        swap(&reference, &sample)
     }
 
-    static func grid(_ frame: Frame, _ region: PixelRect, step: Int, into sample: inout [Int16]) {
+    /// Samples the viewport and says whether it changed from the reference.
+    private mutating func sampleAndCompare(_ frame: Frame, _ viewport: PixelRect) -> Bool {
+        columns = Self.grid(frame, viewport, step: config.step, into: &sample)
+        let size = Size(width: viewport.width, height: viewport.height)
+        defer { referenceSize = size }
+        guard size == referenceSize, sample.count == reference.count, !sample.isEmpty else { return true }
+        return Self.changedTiles(sample, reference, columns: columns, tiles: config.tiles, threshold: config.threshold,
+                                 sums: &tileSums, counts: &tileCounts) > 0
+    }
+
+    /// How many tiles of the two grids changed. A tile's change is the mean absolute difference of
+    /// its samples after taking out the tile's own change of mean brightness (flicker, exposure, a
+    /// passing shadow), less the scene's noise floor: the lower quartile of the tiles' changes, at
+    /// most `threshold`. A tile changed when that is above `threshold`. Sensor noise of ±3 grey
+    /// levels gives every tile a change of about 2, which the floor takes out; a code swapped for
+    /// another changes its tiles by tens of levels.
+    static func changedTiles(_ a: [Int16], _ b: [Int16], columns: Int, tiles: Int, threshold: Double, sums: inout [Int], counts: inout [Int]) -> Int {
+        guard !a.isEmpty, columns > 0 else { return 0 }
+        let rows = a.count / columns
+        let across = min(tiles, columns), down = min(tiles, rows), count = across * down
+        // Per tile: the sum of a − b and the number of samples, then the sum of |a − b − shift|.
+        sums.removeAll(keepingCapacity: true)
+        sums.append(contentsOf: repeatElement(0, count: 2 * count))
+        counts.removeAll(keepingCapacity: true)
+        counts.append(contentsOf: repeatElement(0, count: count))
+        for pass in 0..<2 {
+            for row in 0..<rows {
+                let tileRow = row * down / rows * across
+                for column in 0..<columns {
+                    let index = row * columns + column, tile = tileRow + column * across / columns
+                    let difference = Int(a[index]) - Int(b[index])
+                    if pass == 0 {
+                        sums[tile] += difference
+                        counts[tile] += 1
+                    } else {
+                        sums[count + tile] += abs(difference - sums[tile] / max(counts[tile], 1))
+                    }
+                }
+            }
+        }
+        // The tiles' mean changes, in place of the first sums, sorted for the floor.
+        for tile in 0..<count { sums[tile] = counts[tile] > 0 ? sums[count + tile] * 16 / counts[tile] : 0 }
+        sums[0..<count].sort()
+        let floor = min(Double(sums[count / 4]) / 16, threshold)
+        var changed = 0
+        for tile in 0..<count where Double(sums[tile]) / 16 - floor > threshold { changed += 1 }
+        return changed
+    }
+
+    /// Samples `region` every `step` pixels into `sample`; returns the number of columns.
+    @discardableResult
+    static func grid(_ frame: Frame, _ region: PixelRect, step: Int, into sample: inout [Int16]) -> Int {
         sample.removeAll(keepingCapacity: true)
         sample.reserveCapacity((region.width / step + 1) * (region.height / step + 1))
+        var columns = 0
+        var x = region.x + step / 2
+        while x < region.x + region.width {
+            columns += 1
+            x += step
+        }
         var y = region.y + step / 2
         while y < region.y + region.height {
-            var x = region.x + step / 2
+            x = region.x + step / 2
             while x < region.x + region.width {
                 sample.append(Int16(frame[x, y]))
                 x += step
             }
             y += step
         }
+        return columns
     }
 }
 
@@ -109,22 +167,27 @@ public enum GateDecision: Sendable, Equatable {
     /// Nothing changed and no decode is due.
     case skip
     /// Decode the frame, with the decoder's second looks or the plain pass only, with look `look`
-    /// of a decoder whose libraries take frames in turn.
-    case decode(secondLooks: Bool, look: Int = 0)
+    /// of a decoder whose libraries take frames in turn. `changed`: the frame differs from the last
+    /// decoded one; when it does not (a timer decode, or a look owed to an unchanged scene), the
+    /// codes of the last decode are still in view whatever this decode finds.
+    case decode(secondLooks: Bool, look: Int = 0, changed: Bool = true)
 }
 
 /// When frames are decoded.
 public struct GatingConfig: Sendable, Hashable {
     /// Off: every frame is decoded.
     public var enabled = true
-    /// Mean grey-level change (0...255, brightness shift removed) that counts as a new scene.
+    /// Mean grey-level change within one tile (0...255, the viewport's brightness shift removed)
+    /// that counts as a new scene.
     public var threshold = 3.0
+    /// The viewport is compared as `tiles` × `tiles` tiles.
+    public var tiles = 8
     /// A frame is decoded at least this often, changed or not.
-    public var maxIntervalSeconds = 0.5
+    public var maxIntervalSeconds = 10.0
     /// A decode forced by the timer on an unchanged scene takes the decoder's second looks at most this often.
     public var secondLookIntervalSeconds = 1.0
     /// Grid spacing in pixels of the change check.
-    public var step = 8
+    public var step = 4
 
     public init() {}
 }

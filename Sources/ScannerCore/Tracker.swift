@@ -23,6 +23,8 @@ public struct Tracker: Sendable {
     private var tracks: [Key: Track] = [:]
     /// The codes of the last decoded frame of each look.
     private var inLastFrame: [[Key]] = [[]]
+    /// The codes of the last decoded frame, whichever look decoded it.
+    private var lastDecoded: [Key] = []
 
     public init(config: TrackingConfig) {
         self.config = config
@@ -37,16 +39,21 @@ public struct Tracker: Sendable {
     }
 
     /// Takes the symbols found in a frame captured at `time` (seconds on a monotonic clock) by look
-    /// `look` of the decoder.
-    public mutating func update(with symbols: [Symbol], at time: Double, look: Int = 0) -> Outcome {
+    /// `look` of the decoder. A frame that did not `change` from the last decoded one (a timer
+    /// decode) shows the same scene: the codes of the last decode stay in view whatever this decode
+    /// finds, so a code held still is never reported twice because one decode missed it.
+    public mutating func update(with symbols: [Symbol], at time: Double, look: Int = 0, changed: Bool = true) -> Outcome {
         while inLastFrame.count <= look { inLastFrame.append([]) }
-        keepInView(at: time, except: look)
+        keepInView(at: time, except: changed ? look : nil)
         // A new dictionary only when a track expires: the per-frame path allocates nothing for it.
         if tracks.values.contains(where: { time - $0.lastSeen > config.absenceSeconds }) {
             tracks = tracks.filter { time - $0.value.lastSeen <= config.absenceSeconds }
         }
         var outcome = Outcome()
-        inLastFrame[look] = symbols.map { Key(symbology: $0.symbology, bytes: $0.bytes) }
+        let keys = symbols.map { Key(symbology: $0.symbology, bytes: $0.bytes) }
+        // An unchanged frame shows what the last decoded frame showed: its codes, and what this look finds.
+        inLastFrame[look] = changed ? keys : lastDecoded + keys.filter { !lastDecoded.contains($0) }
+        lastDecoded = inLastFrame[look]
         for symbol in symbols {
             let key = Key(symbology: symbol.symbology, bytes: symbol.bytes)
             if var track = tracks[key] {
