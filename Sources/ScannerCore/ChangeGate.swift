@@ -132,7 +132,9 @@ public struct ChangeGate: Sendable {
         // The tiles' mean changes, in place of the first sums, sorted for the floor.
         for tile in 0..<count { sums[tile] = counts[tile] > 0 ? sums[count + tile] * 16 / counts[tile] : 0 }
         sums[0..<count].sort()
-        let floor = min(Double(sums[count / 4]) / 16, threshold)
+        // With fewer than four tiles there is no quartile to speak of: no floor (one tile is the
+        // single mean over the viewport of the gate before 2026-11-24).
+        let floor = count < 4 ? 0 : min(Double(sums[count / 4]) / 16, threshold)
         var changed = 0
         for tile in 0..<count where Double(sums[tile]) / 16 - floor > threshold { changed += 1 }
         return changed

@@ -112,7 +112,7 @@ import Testing
     /// the viewport's mean: it is read in the frame it appears. The old single mean over the viewport
     /// (one tile) gates it away.
     @Test func aSmallCodeInOneCornerIsReadInTheFrameItAppears() throws {
-        let code = try Self.qr("CORNER", module: 3)
+        let code = try Self.qr("CORNER", module: 2)
         #expect(code.width <= Self.size.width / 5, "the code, with its quiet zone, about fits in one tile")
         var single = GatingConfig()
         single.tiles = 1
