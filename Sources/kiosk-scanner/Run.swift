@@ -47,6 +47,8 @@ struct Run: AsyncParsableCommand {
             throw ExitCode(1)
         }
         overrides.apply(&settings)
+        // Argument parsing and the config loader are done with: their code need not stay resident.
+        StartupPages.release()
         do {
             try await Supervisor.run(config: settings, configPath: path, adjust: overrides.apply, logger: logger)
         } catch {
