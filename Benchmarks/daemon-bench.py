@@ -42,6 +42,14 @@ def rss_kib(pid):
     return 0
 
 
+def hwm_kib(pid):
+    """VmHWM: the peak resident set the kernel recorded for the process."""
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return 0
+
+
 def memory_kib(pid):
     """VmRSS and its split (RssAnon, RssFile, RssShmem) from /proc/PID/status, KiB."""
     fields = {}
@@ -187,8 +195,9 @@ def measure(name, args, work, frames):
         plug(node, background=200, noise=3, fps=30, formats="GREY", sizes=f"{args.width}x{args.height}")
         time.sleep(0.6)
         open(log, "w").close()  # keep the log short: only this appearance's frames matter
+    peak = hwm_kib(reader.process.pid)
     reader.stop()
-    return idle, rss, latencies, missed
+    return idle, rss, latencies, missed, peak
 
 
 # ---------------------------------------------------------------- throughput
@@ -499,12 +508,13 @@ def soak(name, args, work, images):
     cpu = (cpu_seconds(reader.process.pid) - cpu_start) / elapsed * 60
     executable = os.path.realpath(args.binary if name == "ours" else "/usr/bin/zbarcam")
     breakdown = smaps_breakdown(reader.process.pid, executable)
+    peak = hwm_kib(reader.process.pid)
     try:
         sections = section_residency(reader.process.pid, executable)
     except (OSError, ValueError):
         sections = {}
     reader.stop()
-    return {"samples": samples, "reads": len(received), "scene_changes": changes, "cpu": cpu, "breakdown": breakdown, "sections": sections}
+    return {"samples": samples, "reads": len(received), "scene_changes": changes, "cpu": cpu, "breakdown": breakdown, "sections": sections, "hwm": peak}
 
 
 def sample_at(samples, seconds):
@@ -607,6 +617,7 @@ def main():
             row(label, percentile(ours["idle"][2], fraction) if ours else None,
                 percentile(zbar["idle"][2], fraction) if zbar else None)
         row("RSS MiB", get(ours, 1) / 1024 if ours else None, get(zbar, 1) / 1024 if zbar else None)
+        row("peak RSS (VmHWM) MiB", get(ours, 4) / 1024 if ours else None, get(zbar, 4) / 1024 if zbar else None)
         print(f"{'appearances missed':34} {ours['idle'][3] if ours else '-':>10} {zbar['idle'][3] if zbar else '-':>10}")
         for name, result in (("ours", ours), ("zbarcam", zbar)):
             if result:
@@ -637,6 +648,7 @@ def main():
         peak = lambda result: max(s[1]["VmRSS"] for s in result["soak"]["samples"]) / 1024 if result else None
         row(f"soak VmRSS growth KiB, {early / 60:g}-{minutes:g} min", growth(ours), growth(zbar), 0)
         row("soak VmRSS peak MiB", peak(ours), peak(zbar))
+        row("soak VmHWM MiB (kernel's peak)", ours["soak"]["hwm"] / 1024 if ours else None, zbar["soak"]["hwm"] / 1024 if zbar else None)
         row("soak CPU s/min", ours["soak"]["cpu"] if ours else None, zbar["soak"]["cpu"] if zbar else None, 2)
         print(f"{'soak lines read':34} {ours['soak']['reads'] if ours else '-':>10} {zbar['soak']['reads'] if zbar else '-':>10}")
         for name in readers:
