@@ -89,7 +89,7 @@ public final class CaptureLoop: Sendable {
         init(config: ScannerConfig, logger: Logger) {
             self.config = config
             tracker = Tracker(config: config.tracking)
-            gate = ChangeGate(config: config.gating)
+            gate = ChangeGate(config: config.gating.following(config.tracking))
             decoder = Self.makeDecoder(config.decoder, logger: logger)
             gate.looks = decoder?.looks ?? 1
         }
@@ -99,7 +99,7 @@ public final class CaptureLoop: Sendable {
             guard new != config else { return }
             if new.decoder != config.decoder { decoder = Self.makeDecoder(new.decoder, logger: logger) }
             tracker.config = new.tracking
-            gate.config = new.gating
+            gate.config = new.gating.following(new.tracking)
             gate.looks = decoder?.looks ?? 1
             gate.reset()
             config = new

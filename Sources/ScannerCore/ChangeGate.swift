@@ -193,3 +193,14 @@ public struct GatingConfig: Sendable, Hashable {
 
     public init() {}
 }
+
+extension GatingConfig {
+    /// The gating a stream runs with, given its tracking: a code held in view is to be reported
+    /// again after `sameCodeTimeoutSeconds`, and only a decode can report it, so the timer decode
+    /// comes at least that often.
+    public func following(_ tracking: TrackingConfig) -> GatingConfig {
+        var gating = self
+        if tracking.sameCodeTimeoutSeconds > 0 { gating.maxIntervalSeconds = min(maxIntervalSeconds, tracking.sameCodeTimeoutSeconds) }
+        return gating
+    }
+}

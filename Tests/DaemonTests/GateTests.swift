@@ -22,7 +22,7 @@ import Testing
             let clean = Barcodes.compose(size: size, background: 200, placing: index >= appears ? [(code, Point(x: viewport.x + 4, y: viewport.y + 4))] : [])
             var pixels = [UInt8](repeating: 0, count: size.width * size.height)
             for y in 0..<size.height {
-                for x in 0..<size.width { pixels[y * size.width + x] = UInt8(clamping: Int(clean[x, y]) + Int.random(in: -3...3, using: &generator)) }
+                for x in 0..<size.width { pixels[y * size.width + x] = UInt8(clamping: Int(clean[x, y]) + Int.random(in: -2...2, using: &generator)) }
             }
             let name = String(format: "%03d.pgm", index)
             try Fixtures.pgm(Frame(width: size.width, height: size.height, pixels: pixels)).write(to: URL(fileURLWithPath: "\(directory)/\(name)"))

@@ -22,12 +22,13 @@ import Testing
         /// Every report: its frame and text.
         var reports: [(frame: Int, text: String)] = []
 
-        init(fps: Double = 30, gating: GatingConfig = GatingConfig()) throws {
+        init(fps: Double = 30, gating: GatingConfig = GatingConfig(), tracking: TrackingConfig = TrackingConfig()) throws {
             var config = DecoderConfig()
             config.engine = .both
             config.symbologies = DecoderEngine.both.defaultSymbologies
             decoder = try Decoders.make(config)
-            gate = ChangeGate(config: gating)
+            gate = ChangeGate(config: gating.following(tracking))
+            tracker = Tracker(config: tracking)
             gate.looks = decoder.looks
             self.fps = fps
         }
@@ -138,5 +139,17 @@ import Testing
         #expect(stream.reports.first?.frame == appears)
         let later = stream.decoded.filter { $0 >= appears + stream.decoder.looks }
         #expect(later.isEmpty, "decodes while the code was held: \(later)")
+    }
+
+    /// With `same_code_timeout`, a code held in view is reported again every so often, though the
+    /// scene does not change: the timer decode comes at least that often.
+    @Test func aHeldCodeIsReportedAgainAfterTheSameCodeTimeout() throws {
+        var tracking = TrackingConfig()
+        tracking.sameCodeTimeoutSeconds = 2
+        let stream = try Stream(tracking: tracking)
+        let code = try Self.qr("AGAIN", module: 4)
+        let layers = (0..<4).map { Self.scene([(code, Self.centre(code))], layer: $0) }
+        for frame in 0..<(30 * 7) { try stream.feed(layers[frame % layers.count]) }
+        #expect(stream.reports.map(\.text) == Array(repeating: "AGAIN", count: 4), "\(stream.reports)")
     }
 }
