@@ -70,9 +70,6 @@ final class OutputRouter: ReadSink {
         }
         for output in outputs { output.send(read) { accepted in answer(accepted, false) } }
     }
-
-    /// The health of the socket and every output, for `status`.
-    var health: [OutputHealth] { outputs.map(\.health) }
 }
 
 /// Stops the outputs at shutdown, after capture has stopped; reads still queued are given up and counted.

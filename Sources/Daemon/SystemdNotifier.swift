@@ -22,9 +22,6 @@ public final class SystemdNotifier: Sendable {
         }
     }
 
-    /// Whether a service manager is listening.
-    public var isEnabled: Bool { address != nil }
-
     public func ready(status: String) { send("READY=1\nSTATUS=\(status)") }
     public func status(_ text: String) { send("STATUS=\(text)") }
     public func reloading() { send("RELOADING=1\nMONOTONIC_USEC=\(Self.monotonicNanoseconds() / 1000)") }

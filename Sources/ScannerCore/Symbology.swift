@@ -41,14 +41,6 @@ public enum Symbology: String, Sendable, Hashable, CaseIterable, Codable {
         }
     }
 
-    /// Whether the symbology has no 1D scan direction: its corners are the symbol's own.
-    public var isMatrix: Bool {
-        switch self {
-        case .qr, .microqr, .rmqr, .datamatrix, .aztec: true
-        default: false
-        }
-    }
-
     /// The AIM symbology identifier (ISO/IEC 15424) for a symbol of this kind.
     public func aimIdentifier(gs1: Bool) -> String {
         switch self {
