@@ -27,7 +27,13 @@ struct Run: AsyncParsableCommand {
 
     func run() async throws {
         let level = logLevel
+        let journal = JournalLogHandler.standardErrorIsJournal
         LoggingSystem.bootstrap { label in
+            if journal {
+                var handler = JournalLogHandler(label: label)
+                handler.logLevel = level
+                return handler
+            }
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
             return handler
