@@ -46,35 +46,35 @@ public final class ReplaySource: FrameSource {
             // After the last frame, the loop restarts after a typical gap.
             return gaps + [gaps.sorted().dropFirst(gaps.count / 2).first ?? 1_000_000_000 / UInt64(max(fps, 1))]
         }
-        self.due = Self.now()
+        self.due = MonotonicClock.nanoseconds()
         status = CameraStatus(state: .streaming, device: "replay:\(directory)", format: "replay \(frames.count) images \(first.width)x\(first.height) @\(fps)")
     }
 
     public func nextFrame(timeoutMilliseconds: Int32) throws(CameraError) -> Frame? {
-        let now = Self.now()
+        let now = MonotonicClock.nanoseconds()
         if due > now {
             let wait = min(due - now, UInt64(timeoutMilliseconds) * 1_000_000)
             var request = timespec(tv_sec: Int(wait / 1_000_000_000), tv_nsec: Int(wait % 1_000_000_000))
             nanosleep(&request, nil)
-            if Self.now() < due { return nil }
+            if MonotonicClock.nanoseconds() < due { return nil }
         }
         if let pauses {
             // A recording plays every frame, in order, however late: it is there to reproduce reads.
             let image = frames[next]
-            due = max(due + pauses[next], Self.now() - 1_000_000_000)
+            due = max(due + pauses[next], MonotonicClock.nanoseconds() - 1_000_000_000)
             next = (next + 1) % frames.count
             sequence += 1
-            return Frame(width: image.width, height: image.height, stride: image.stride, timestamp: Self.now(), sequence: sequence, storage: image.storage)
+            return Frame(width: image.width, height: image.height, stride: image.stride, timestamp: MonotonicClock.nanoseconds(), sequence: sequence, storage: image.storage)
         }
         // Late frames are skipped, as a camera drops what nobody dequeued.
-        let late = (Self.now() - due) / period
+        let late = (MonotonicClock.nanoseconds() - due) / period
         skippedFrames += Int(late)
         next = (next + Int(late % UInt64(frames.count))) % frames.count
         due += (late + 1) * period
         let image = frames[next]
         next = (next + 1) % frames.count
         sequence += 1
-        return Frame(width: image.width, height: image.height, stride: image.stride, timestamp: Self.now(), sequence: sequence, storage: image.storage)
+        return Frame(width: image.width, height: image.height, stride: image.stride, timestamp: MonotonicClock.nanoseconds(), sequence: sequence, storage: image.storage)
     }
 
     public func close() {}
@@ -102,11 +102,5 @@ public final class ReplaySource: FrameSource {
         } catch {
             throw CameraError(state: .unsupported, device: "replay:\(directory)", detail: "\(directory)/index.json is not a recording index: \(error)")
         }
-    }
-
-    static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 }

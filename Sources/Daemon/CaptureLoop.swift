@@ -122,7 +122,7 @@ public final class CaptureLoop: Sendable {
     static let trimIntervalNanoseconds: UInt64 = 60_000_000_000
 
     private func stream(from source: any FrameSource, session: inout Session) {
-        var lastFrameTime = SystemdNotifier.monotonicNanoseconds()
+        var lastFrameTime = MonotonicClock.nanoseconds()
         var lastTrim = lastFrameTime
         let cameraConfig = session.config.camera
         var skipped = 0
@@ -136,7 +136,7 @@ public final class CaptureLoop: Sendable {
                 return
             }
             session.follow(config, logger: logger)
-            let now = SystemdNotifier.monotonicNanoseconds()
+            let now = MonotonicClock.nanoseconds()
             state.expireTrigger(now: now)
             tap.expire(now: now)
             let frame: Frame?
@@ -192,15 +192,15 @@ public final class CaptureLoop: Sendable {
 
     /// Decodes a changed frame and hands its new reads over; returns the symbols (nil when gated) and the reads.
     private func decode(_ frame: Frame, with decoder: any Decoder, session: inout Session) -> (symbols: [Symbol]?, reads: [Read]) {
-        let time = frame.timestamp > 0 ? Double(frame.timestamp) / 1e9 : Double(SystemdNotifier.monotonicNanoseconds()) / 1e9
+        let time = frame.timestamp > 0 ? Double(frame.timestamp) / 1e9 : Double(MonotonicClock.nanoseconds()) / 1e9
         guard case .decode(let secondLooks, let look, let changed) = session.gate.decide(frame, viewport: session.config.viewport.pixels(in: frame.size), at: time) else {
             session.tracker.touch(at: time)
             counters.update { $0.framesGated += 1 }
             return (nil, [])
         }
         let symbols: [Symbol]
-        let started = SystemdNotifier.monotonicNanoseconds()
-        defer { counters.recordDecode(seconds: Double(SystemdNotifier.monotonicNanoseconds() - started) / 1e9) }
+        let started = MonotonicClock.nanoseconds()
+        defer { counters.recordDecode(seconds: Double(MonotonicClock.nanoseconds() - started) / 1e9) }
         do {
             symbols = try decoder.symbols(in: frame, viewport: session.config.viewport, secondLooks: secondLooks, look: look, changed: changed)
         } catch {
@@ -245,7 +245,7 @@ public final class CaptureLoop: Sendable {
             symbols = try? decoder.symbols(in: frame, viewport: session.config.viewport)
         }
         let viewport = session.config.viewport.pixels(in: frame.size)
-        tap.offer(now: SystemdNotifier.monotonicNanoseconds()) {
+        tap.offer(now: MonotonicClock.nanoseconds()) {
             var luma = [UInt8](repeating: 0, count: frame.width * frame.height)
             luma.withUnsafeMutableBytes { out in
                 for row in 0..<frame.height {

@@ -1,3 +1,4 @@
+import ScannerCore
 import Feedback
 import Outputs
 import Synchronization
@@ -30,7 +31,7 @@ final class Controls: CommandTarget {
             state.change { $0.paused = false }
         case .trigger:
             let seconds = triggerSeconds.withLock { $0 }
-            guard state.startTrigger(seconds: seconds, now: SystemdNotifier.monotonicNanoseconds()) else {
+            guard state.startTrigger(seconds: seconds, now: MonotonicClock.nanoseconds()) else {
                 return .failure(CommandError("trigger needs scanner.mode: trigger (the scanner reads continuously in presentation mode)"))
             }
         case .torch(let mode):

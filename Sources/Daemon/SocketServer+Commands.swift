@@ -33,7 +33,7 @@ extension SocketServer {
         case .snapshot, .record:
             if let refusal = imageRefusal(for: command, from: id) { return send(errorReply(refusal, command: command.name), to: id) }
             if case .record(let seconds) = command {
-                requestFrames(.record(until: SystemdNotifier.monotonicNanoseconds() &+ Self.nanoseconds(seconds)), seconds: seconds, for: id)
+                requestFrames(.record(until: MonotonicClock.nanoseconds() &+ Self.nanoseconds(seconds)), seconds: seconds, for: id)
             } else {
                 requestFrames(.snapshot, seconds: 0, for: id)
             }

@@ -1,3 +1,4 @@
+import ScannerCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -24,13 +25,13 @@ public final class SystemdNotifier: Sendable {
 
     public func ready(status: String) { send("READY=1\nSTATUS=\(status)") }
     public func status(_ text: String) { send("STATUS=\(text)") }
-    public func reloading() { send("RELOADING=1\nMONOTONIC_USEC=\(Self.monotonicNanoseconds() / 1000)") }
+    public func reloading() { send("RELOADING=1\nMONOTONIC_USEC=\(MonotonicClock.nanoseconds() / 1000)") }
     public func stopping() { send("STOPPING=1") }
 
     /// Tells systemd the capture loop made progress; sent at most every quarter of the watchdog period.
     public func watchdog() {
         guard let interval = watchdogInterval else { return }
-        let now = Self.monotonicNanoseconds()
+        let now = MonotonicClock.nanoseconds()
         let due = lastPing.withLock { last in
             guard now - last >= interval else { return false }
             last = now
@@ -48,11 +49,5 @@ public final class SystemdNotifier: Sendable {
         _ = message.withCString { text in
             UnixAddress.with(address) { sendto(fd, text, strlen(text), Int32(MSG_NOSIGNAL), $0, $1) }
         }
-    }
-
-    static func monotonicNanoseconds() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 }

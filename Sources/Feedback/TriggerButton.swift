@@ -32,15 +32,15 @@ final class TriggerButton: Sendable {
         var debouncer = Debouncer(window: window)
         var settleAt: UInt64?
         while !stopping.load(ordering: .relaxed) {
-            let now = Self.now()
+            let now = MonotonicClock.nanoseconds()
             let wait = settleAt.map { Int32(clamping: ($0 > now ? $0 - now : 0) / 1_000_000 + 1) } ?? 200
             if let edge = line.nextEdge(milliseconds: min(wait, 200)) {
                 if debouncer.edge(active: edge.active, at: edge.timestamp) {
                     logger.info("trigger button pressed")
                     onPress()
                 }
-                if debouncer.needsSettle && settleAt == nil { settleAt = Self.now() + window }
-            } else if let due = settleAt, Self.now() >= due {
+                if debouncer.needsSettle && settleAt == nil { settleAt = MonotonicClock.nanoseconds() + window }
+            } else if let due = settleAt, MonotonicClock.nanoseconds() >= due {
                 // Bounce may have hidden the last edge: the level after the window decides.
                 settleAt = nil
                 if let level = line.active, debouncer.settle(active: level) {
@@ -51,11 +51,5 @@ final class TriggerButton: Sendable {
         }
         line.release()
         done.signal()
-    }
-
-    private static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 }

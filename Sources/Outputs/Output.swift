@@ -62,7 +62,7 @@ final class OutputWorker: Sendable {
     func enqueue(_ read: Read, done: @escaping @Sendable (Bool) -> Void) {
         let overflow = queue.withLock { state -> Item? in
             guard !state.stopped else { return Item(read: read, since: 0, done: done) }
-            state.items.append(Item(read: read, since: Self.now(), done: done))
+            state.items.append(Item(read: read, since: MonotonicClock.nanoseconds(), done: done))
             return state.items.count > capacity ? state.items.removeFirst() : nil
         }
         if let overflow { fail(overflow, reason: "queue-full") }
@@ -121,7 +121,7 @@ final class OutputWorker: Sendable {
         while true {
             let (item, expired) = queue.withLock { state -> (Item?, Item?) in
                 guard let first = state.items.first else { return (nil, nil) }
-                if Double(Self.now() - first.since) / 1e9 > maxAge { return (nil, state.items.removeFirst()) }
+                if Double(MonotonicClock.nanoseconds() - first.since) / 1e9 > maxAge { return (nil, state.items.removeFirst()) }
                 return (first, nil)
             }
             if let expired {
@@ -141,11 +141,5 @@ final class OutputWorker: Sendable {
     private func updateQueued() {
         let count = queue.withLock { $0.items.count }
         healthState.withLock { $0.queued = count }
-    }
-
-    static func now() -> UInt64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 }
