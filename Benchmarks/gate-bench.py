@@ -12,7 +12,9 @@ Every frame is a full 640x480 PGM drawn here, on background 200 with the emulato
 The driver writes the next step into the node file as soon as a camera tick carried the current
 one (a `frame` line naming it, or a `drop` line: the camera lost that frame), so no step is
 skipped. A code counts as read when its text arrives (our socket in plain format, zbarcam's
-stdout). Prints, per case, rate and module size, the codes missed by each reader.
+stdout). Prints, per case, rate and module size, the codes missed by each reader, out of those a
+frame carried to it (a code whose every frame the camera dropped, with no buffer queued, reached
+nobody and is counted apart).
 """
 import argparse, importlib.util, os, select, subprocess, sys, tempfile, time
 
@@ -92,6 +94,7 @@ def run(reader, ticks, node, case, fps, module, count, work):
         bench.plug(node, **scene, frame=path, pad="x" * (1 + written % 4), step=step)
         return path, time.monotonic_ns()
 
+    shown = set()  # codes a frame carried to the reader (a dropped frame reached nobody)
     step, (path, stamp) = 0, show(0)
     behind = 0
     while step < len(script):
@@ -110,12 +113,14 @@ def run(reader, ticks, node, case, fps, module, count, work):
                     behind = 0
                 continue
             behind = 0
+            if event == "frame" and script[step][0] is not None:
+                shown.add(script[step][2])
             step += 1
             if step < len(script):
                 path, stamp = show(step)
     bench.plug(node, **scene)
     bench.pump(reader, ticks, 2, received)
-    return [text for text in texts if text not in received]
+    return [text for text in texts if text in shown and text not in received], len(set(texts) - shown)
 
 
 def main():
@@ -148,13 +153,13 @@ def main():
                     reader.start()
                     try:
                         bench.pump(reader, ticks, 2, set())
-                        missed = run(reader, ticks, node, case, fps, module, args.codes, work)
+                        missed, unseen = run(reader, ticks, node, case, fps, module, args.codes, work)
                     finally:
                         reader.stop()
                         ticks.close()
                         os.unlink(fifo)
                     totals[name] = totals.get(name, 0) + len(missed)
-                    row.append(f"{len(missed):>5}/{args.codes}" + (f" e.g. {missed[0]}" if missed else ""))
+                    row.append(f"{len(missed):>3}/{args.codes - unseen}" + (f" ({unseen} dropped)" if unseen else "") + (f" e.g. {missed[0]}" if missed else ""))
                 print(f"{case:8} {fps:4d} {module:3d} " + " ".join(f"{cell:>15}" for cell in row), flush=True)
     print("total missed: " + ", ".join(f"{name} {count}" for name, count in totals.items()), flush=True)
 
