@@ -24,9 +24,10 @@ struct FrameBenchmark {
         print("  both 1 frame = both libraries on each frame (a still image, as scan does), against prep")
         print("  both in turn = a stream, as the daemon runs it: the frames alternate between ZBar and zxing-cpp; aim: in turn / prep <= 1 at 640x480")
         print("  plain in turn = the same without second looks, against ours; zxing = zxing-cpp alone, every symbology it reads here, no second looks")
+        print("  gate = the change gate on an unchanged frame (what an idle scanner pays per frame): default viewport, whole frame")
         print(pad("frame", 18) + pad("ours us", 10) + pad("bare us", 10) + pad("ratio", 8) + pad("found", 8) + pad("viewport us", 13)
             + pad("prep us", 10) + pad("prep/ours", 11) + pad("both 1 frame", 14) + pad("/prep", 7) + pad("both in turn", 14) + pad("/prep", 7)
-            + pad("plain in turn", 15) + pad("/ours", 7) + "zxing us")
+            + pad("plain in turn", 15) + pad("/ours", 7) + pad("zxing us", 10) + pad("gate us", 9) + "gate full us")
         var zbarConfig = DecoderConfig()
         zbarConfig.engine = .zbar
         zbarConfig.symbologies = DecoderEngine.zbar.defaultSymbologies
@@ -52,6 +53,12 @@ struct FrameBenchmark {
             for (name, frame) in scenes {
                 var ours: [Double] = [], bare: [Double] = [], viewport: [Double] = [], routed: [Double] = [], prep: [Double] = []
                 var inTurn: [Double] = [], plainInTurn: [Double] = [], alone: [Double] = [], look = 0
+                // The change gate on an unchanged scene: what an idle scanner pays per frame.
+                var gates: [Double] = [], fullGates: [Double] = []
+                var gate = ChangeGate(config: GatingConfig()), fullGate = ChangeGate(config: GatingConfig())
+                gate.config.maxIntervalSeconds = .infinity
+                fullGate.config.maxIntervalSeconds = .infinity
+                let region = Viewport.standard.pixels(in: frame.size), whole = Viewport.full.pixels(in: frame.size)
                 var oursFound = 0, bareFound = 0
                 for _ in 0..<rounds {
                     ours.append(try time { oursFound = try decoder.symbols(in: frame, viewport: .full).count })
@@ -66,6 +73,8 @@ struct FrameBenchmark {
                         look = (look + 1) % both.looks
                     })
                     alone.append(try time { _ = try zxing.symbols(in: frame, viewport: .full) })
+                    gates.append(try time { _ = gate.decide(frame, viewport: region, at: 1) })
+                    fullGates.append(try time { _ = fullGate.decide(frame, viewport: whole, at: 1) })
                     plainInTurn.append(try time {
                         _ = try both.symbols(in: frame, viewport: .full, secondLooks: false, look: look)
                         look = (look + 1) % both.looks
@@ -78,7 +87,8 @@ struct FrameBenchmark {
                     + pad(String(format: "%.0f", median(routed)), 14) + pad(String(format: "%.2f", median(routed) / median(prep)), 7)
                     + pad(String(format: "%.0f", median(inTurn)), 14) + pad(String(format: "%.2f", median(inTurn) / median(prep)), 7)
                     + pad(String(format: "%.0f", median(plainInTurn)), 15) + pad(String(format: "%.2f", median(plainInTurn) / o), 7)
-                    + String(format: "%.0f", median(alone)))
+                    + pad(String(format: "%.0f", median(alone)), 10) + pad(String(format: "%.1f", median(gates)), 9)
+                    + String(format: "%.1f", median(fullGates)))
             }
         }
     }

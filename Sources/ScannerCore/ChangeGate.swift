@@ -91,7 +91,7 @@ public struct ChangeGate: Sendable {
 
     /// Samples the viewport and says whether it changed from the reference.
     private mutating func sampleAndCompare(_ frame: Frame, _ viewport: PixelRect) -> Bool {
-        columns = Self.grid(frame, viewport, step: config.step, into: &sample)
+        columns = Self.grid(frame, viewport, step: Self.spacing(viewport, step: config.step), into: &sample)
         let size = Size(width: viewport.width, height: viewport.height)
         defer { referenceSize = size }
         guard size == referenceSize, sample.count == reference.count, !sample.isEmpty else { return true }
@@ -114,22 +114,33 @@ public struct ChangeGate: Sendable {
         sums.append(contentsOf: repeatElement(0, count: 2 * count))
         counts.removeAll(keepingCapacity: true)
         counts.append(contentsOf: repeatElement(0, count: count))
-        for pass in 0..<2 {
-            for row in 0..<rows {
-                let tileRow = row * down / rows * across
-                for column in 0..<columns {
-                    let index = row * columns + column, tile = tileRow + column * across / columns
-                    let difference = Int(a[index]) - Int(b[index])
-                    if pass == 0 {
-                        sums[tile] += difference
-                        counts[tile] += 1
-                    } else {
-                        sums[count + tile] += abs(difference - sums[tile] / max(counts[tile], 1))
+        // The tile column of each grid column, worked out once rather than divided per sample.
+        let tileOfColumn = (0..<columns).map { $0 * across / columns }
+        a.withUnsafeBufferPointer { a in
+            b.withUnsafeBufferPointer { b in
+                sums.withUnsafeMutableBufferPointer { sums in
+                    counts.withUnsafeMutableBufferPointer { counts in
+                        for row in 0..<rows {
+                            let tileRow = row * down / rows * across, start = row * columns
+                            for column in 0..<columns {
+                                let tile = tileRow + tileOfColumn[column]
+                                sums[tile] += Int(a[start + column]) - Int(b[start + column])
+                                counts[tile] += 1
+                            }
+                        }
+                        for tile in 0..<count { sums[tile] /= max(counts[tile], 1) }
+                        for row in 0..<rows {
+                            let tileRow = row * down / rows * across, start = row * columns
+                            for column in 0..<columns {
+                                let tile = tileRow + tileOfColumn[column]
+                                sums[count + tile] += abs(Int(a[start + column]) - Int(b[start + column]) - sums[tile])
+                            }
+                        }
                     }
                 }
             }
         }
-        // The tiles' mean changes, in place of the first sums, sorted for the floor.
+        // The tiles' mean changes (in sixteenths), in place of the shifts, sorted for the floor.
         for tile in 0..<count { sums[tile] = counts[tile] > 0 ? sums[count + tile] * 16 / counts[tile] : 0 }
         sums[0..<count].sort()
         // With fewer than four tiles there is no quartile to speak of: no floor (one tile is the
@@ -140,25 +151,25 @@ public struct ChangeGate: Sendable {
         return changed
     }
 
+    /// The grid spacing for `region`: `step`, or coarser for a large viewport, so that the check
+    /// takes about as many samples (90 × 90) whatever the frame size and viewport.
+    static func spacing(_ region: PixelRect, step: Int) -> Int {
+        max(step, max(region.width, region.height) / 90)
+    }
+
     /// Samples `region` every `step` pixels into `sample`; returns the number of columns.
     @discardableResult
     static func grid(_ frame: Frame, _ region: PixelRect, step: Int, into sample: inout [Int16]) -> Int {
+        let columns = (region.width - step / 2 + step - 1) / step, rows = (region.height - step / 2 + step - 1) / step
         sample.removeAll(keepingCapacity: true)
-        sample.reserveCapacity((region.width / step + 1) * (region.height / step + 1))
-        var columns = 0
-        var x = region.x + step / 2
-        while x < region.x + region.width {
-            columns += 1
-            x += step
-        }
-        var y = region.y + step / 2
-        while y < region.y + region.height {
-            x = region.x + step / 2
-            while x < region.x + region.width {
-                sample.append(Int16(frame[x, y]))
-                x += step
+        sample.append(contentsOf: repeatElement(0, count: max(columns, 0) * max(rows, 0)))
+        guard columns > 0, rows > 0 else { return 0 }
+        let base = frame.storage.base.assumingMemoryBound(to: UInt8.self), stride = frame.stride
+        sample.withUnsafeMutableBufferPointer { sample in
+            for row in 0..<rows {
+                let line = base + (region.y + step / 2 + row * step) * stride + region.x + step / 2
+                for column in 0..<columns { sample[row * columns + column] = Int16(line[column * step]) }
             }
-            y += step
         }
         return columns
     }
@@ -188,7 +199,7 @@ public struct GatingConfig: Sendable, Hashable {
     public var maxIntervalSeconds = 10.0
     /// A decode forced by the timer on an unchanged scene takes the decoder's second looks at most this often.
     public var secondLookIntervalSeconds = 1.0
-    /// Grid spacing in pixels of the change check.
+    /// Grid spacing in pixels of the change check; coarser for a viewport over 360 pixels (`spacing`).
     public var step = 4
 
     public init() {}
