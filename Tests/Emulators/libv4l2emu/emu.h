@@ -10,6 +10,7 @@
 
 #define KSEMU_MAX_FORMATS 8
 #define KSEMU_MAX_SIZES 8
+#define KSEMU_MAX_BUFFERS 8
 
 enum ksemu_open { OPEN_OK, OPEN_BUSY, OPEN_DENIED, OPEN_MISSING };
 
@@ -41,5 +42,28 @@ void ksemu_geometry(uint32_t fourcc, int width, int height, uint32_t *bytesperli
 void ksemu_log(const char *event, const char *format, ...) __attribute__((format(printf, 2, 3)));
 
 uint64_t ksemu_now_ns(void);
+
+/* The library (v4l2emu.c) and the producer (producer.c), a helper process it starts at
+ * VIDIOC_STREAMON, share one SOCK_SEQPACKET pair per handle. The library's end is the app's fd:
+ * the producer sends it one FILLED record per filled buffer, so it polls readable once per frame,
+ * and shuts the pair down on unplug, so it hangs up. The library sends the producer SETUP (with
+ * the buffer memfds attached), then QUEUE for every VIDIOC_QBUF, and STOP or UNPLUG. The producer
+ * answers STOP with STOPPED; WAKE is the library's own, to wake a blocking VIDIOC_DQBUF. */
+enum ksemu_kind { KSEMU_SETUP = 1, KSEMU_QUEUE, KSEMU_STOP, KSEMU_UNPLUG, KSEMU_FILLED, KSEMU_STOPPED, KSEMU_WAKE };
+
+struct ksemu_message {
+    uint32_t kind;
+    uint32_t index;      /* QUEUE, FILLED: the buffer */
+    uint32_t sequence;   /* SETUP, STOPPED: the last frame's so far; FILLED: this frame's */
+    uint32_t used;       /* FILLED: bytes written */
+    uint64_t timestamp;  /* FILLED: CLOCK_MONOTONIC ns when it was filled */
+    uint64_t rng;        /* SETUP, STOPPED: the noise generator's state */
+    /* SETUP only: the format, the buffers (their memfds ride along as SCM_RIGHTS, in index order),
+     * the app's fd for the log lines, and the buffers already queued, oldest first. */
+    uint32_t fourcc;
+    int32_t width, height, nbuffers, app_fd, nqueued;
+    uint64_t length;
+    uint32_t queued[KSEMU_MAX_BUFFERS];
+};
 
 #endif

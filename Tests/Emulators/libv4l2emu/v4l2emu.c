@@ -2,66 +2,79 @@
  * v4l2_open/ioctl/mmap/munmap/close for the node named by $KSEMU_DEVICE and forwards every other
  * call to the real library. The node file scripts the scene (see README.md); removing it unplugs
  * the camera. The app gets a real pollable fd: one end of a socketpair that carries one record
- * per filled buffer, and hangs up on unplug. */
+ * per filled buffer, and hangs up on unplug. While streaming, frames are produced by a helper
+ * process holding the other end (producer.c), as a driver fills buffers by DMA: the frame clock,
+ * the scene and the copies are not charged to the app's CPU time, which the benchmarks measure. */
 #define _GNU_SOURCE
 #include "emu.h"
 
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <linux/videodev2.h>
+#include <poll.h>
 #include <pthread.h>
+#include <signal.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
-#define MAX_BUFFERS 8
 #define MAX_HANDLES 4
-/* Frames of an unchanged scene are cycled from this many pre-rendered variants (the noise differs),
- * so the emulator's own CPU use stays small beside the app's it is measured with. */
-#define VARIANTS 8
+/* Where the producer finds its end of the pair. */
+#define PRODUCER_SOCKET_FD 3
 
 /* The emulator runs inside the app's process, and a benchmark measures that process's RSS: like a
  * camera, whose frames arrive by DMA into buffers that only the app maps, it keeps no frame in the
- * app's memory. Variants live in a memfd and are copied into a buffer's memfd by the kernel; the
- * scratch of a render is unmapped as soon as it is stored. */
+ * app's memory. The buffers are memfds, handed to the producer, which copies frames into them in
+ * the kernel; the app maps them through v4l2_mmap. */
 struct buffer {
     int memfd;
     void *app_mapping;     /* the app's mapping, from v4l2_mmap */
     size_t length, used;
-    int queued;
+    int queued;            /* QBUF order while queued, 0 otherwise */
     uint32_t sequence;
     uint64_t timestamp;
 };
 
 struct handle {
-    int in_use, app_fd, emu_fd, nonblocking, dead, streaming, stop;
+    int in_use, app_fd, emu_fd, nonblocking, dead, streaming;
+    int waiters;           /* threads in a blocking VIDIOC_DQBUF, waiting with the lock free */
+    pid_t producer;        /* while streaming; 0 otherwise */
+    pid_t spawner;         /* the process that started it: a forked child of the app must not stop it */
     uint32_t fourcc, bytesperline, sizeimage;
     int width, height, nbuffers;
-    struct buffer buffers[MAX_BUFFERS];
-    int filled[MAX_BUFFERS], nfilled;  /* FIFO of filled buffer indices */
-    uint32_t sequence;
+    struct buffer buffers[KSEMU_MAX_BUFFERS];
+    uint32_t sequence;     /* the last frame's, handed to the next producer */
     uint64_t rng;
-    pthread_t producer;
-    pthread_cond_t changed;
-    int variant_fd;                    /* VARIANTS slots of length bytes; -1 until the first render */
-    size_t variant_used[VARIANTS];
-    unsigned variant_generation[VARIANTS]; /* scene generation + 1 it was rendered for; 0 = none */
     int32_t controls[3];
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static struct handle handles[MAX_HANDLES];
 static struct ksemu_scene scene;
+static char producer_path[PATH_MAX + 32];
 
+extern char **environ;
 
 #define REAL(name, ret, ...) \
     static ret (*real_##name)(__VA_ARGS__); \
     if (!real_##name) *(void **)&real_##name = dlsym(RTLD_NEXT, #name)
+
+/* The producer is built beside this library (Makefile). Found at load, while a relative
+ * LD_PRELOAD path still means what it meant at exec, before the app may change directory. */
+__attribute__((constructor)) static void find_producer(void) {
+    Dl_info self;
+    char resolved[PATH_MAX];
+    if (!dladdr((void *)find_producer, &self) || !self.dli_fname || !realpath(self.dli_fname, resolved)) return;
+    snprintf(producer_path, sizeof producer_path, "%s/ksemu-producer", dirname(resolved));
+}
 
 static const char *node(void) { return getenv("KSEMU_DEVICE"); }
 
@@ -79,12 +92,18 @@ static struct handle *find(int fd) {
     return NULL;
 }
 
-/* Marks a handle unplugged: the app's fd hangs up, waiters wake. Call with the lock held. */
+/* Marks a handle unplugged: the app's fd hangs up, and blocked dequeuers wake on it. While a
+ * producer runs, the producer does it, so that one `unplug` line is written even when it saw the
+ * node go first (it has then exited, and the command fails). Call with the lock held. */
 static void kill_handle(struct handle *h) {
     if (h->dead) return;
     h->dead = 1;
+    if (h->producer) {
+        struct ksemu_message unplug = {.kind = KSEMU_UNPLUG};
+        send(h->app_fd, &unplug, sizeof unplug, MSG_DONTWAIT | MSG_NOSIGNAL);
+        return;
+    }
     shutdown(h->emu_fd, SHUT_RDWR);
-    pthread_cond_broadcast(&h->changed);
     ksemu_log("unplug", "fd=%d", h->app_fd);
 }
 
@@ -93,99 +112,135 @@ static int check_plugged(struct handle *h) {
     return h->dead ? -1 : 0;
 }
 
-/* Copies count bytes from offset `from` of one file to the start of another, in the kernel. */
-static int copy_range(int in, off_t from, int out, size_t count) {
-    off_t to = 0;
-    while (count > 0) {
-        ssize_t copied = copy_file_range(in, &from, out, &to, count, 0);
-        if (copied <= 0) {
-            ksemu_log("copy-failed", "errno=%d", copied < 0 ? errno : 0);
-            return -1;
-        }
-        count -= (size_t)copied;
-    }
-    return 0;
+/* Empties one end of the pair; a STOPPED record among what it takes hands its sequence and noise
+ * state back to the handle `stopped`, if given, for the next stream. */
+static void drain(int fd, struct handle *stopped) {
+    struct ksemu_message record;
+    while (recv(fd, &record, sizeof record, MSG_DONTWAIT) > 0)
+        if (stopped && record.kind == KSEMU_STOPPED) stopped->sequence = record.sequence, stopped->rng = record.rng;
 }
 
-/* Renders the scene into variant slot `variant` of the handle's variant memfd. */
-static int render_variant(struct handle *h, int variant, size_t length) {
-    if (h->variant_fd < 0) {
-        h->variant_fd = memfd_create("ksemu-variants", MFD_CLOEXEC);
-        if (h->variant_fd < 0 || ftruncate(h->variant_fd, (off_t)(VARIANTS * length)) != 0) return -1;
-    }
-    size_t pixels = (size_t)h->width * (size_t)h->height;
-    uint8_t *scratch = mmap(NULL, pixels + length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (scratch == MAP_FAILED) return -1;
-    ksemu_render_luma(&scene, scratch, h->width, h->height, &h->rng);
-    size_t used = ksemu_pack(h->fourcc, scratch, h->width, h->height, scratch + pixels, length);
-    ssize_t stored = pwrite(h->variant_fd, scratch + pixels, used, (off_t)variant * (off_t)length);
-    munmap(scratch, pixels + length);
-    if (stored != (ssize_t)used) return -1;
-    h->variant_used[variant] = used;
-    return 0;
+/* The app's environment without LD_PRELOAD: the producer needs none of the preloaded emulators. */
+static char **producer_environment(void) {
+    size_t count = 0;
+    while (environ[count]) count++;
+    char **copy = malloc((count + 1) * sizeof *copy);
+    if (!copy) return NULL;
+    size_t kept = 0;
+    for (size_t i = 0; i < count; i++)
+        if (strncmp(environ[i], "LD_PRELOAD=", 11) != 0) copy[kept++] = environ[i];
+    copy[kept] = NULL;
+    return copy;
 }
 
-static void *produce(void *argument) {
-    struct handle *h = argument;
-    pthread_mutex_lock(&lock);
-    while (!h->stop) {
-        struct timespec wait;
-        clock_gettime(CLOCK_REALTIME, &wait);
-        long period = 1000000000L / (scene.fps > 0 ? scene.fps : 30);
-        wait.tv_nsec += period;
-        if (wait.tv_nsec >= 1000000000L) wait.tv_sec++, wait.tv_nsec -= 1000000000L;
-        pthread_cond_timedwait(&h->changed, &lock, &wait);
-        if (h->stop) break;
-        if (check_plugged(h) != 0) continue;
-        if (scene.stall) continue;
-        h->sequence++;
-        int index = -1;
-        uint32_t oldest = UINT32_MAX;
+/* Starts the producer of a handle; returns 0 or an errno. SETUP goes into the pair first, with the
+ * buffer memfds attached, so that it is the first thing the producer reads and nothing is held open
+ * for it across the spawn but its end of the pair. posix_spawn, not fork: the app is multithreaded. */
+static int start_producer(struct handle *h) {
+    if (!*producer_path) return ENOENT;
+    struct ksemu_message setup = {
+        .kind = KSEMU_SETUP, .sequence = h->sequence, .rng = h->rng, .fourcc = h->fourcc, .width = h->width,
+        .height = h->height, .nbuffers = h->nbuffers, .app_fd = h->app_fd, .length = h->buffers[0].length,
+    };
+    /* The queued buffers, oldest first: the app queues them before VIDIOC_STREAMON. */
+    for (int after = 0;;) {
+        int next = -1;
         for (int i = 0; i < h->nbuffers; i++)
-            if (h->buffers[i].queued && (uint32_t)h->buffers[i].queued < oldest) oldest = (uint32_t)h->buffers[i].queued, index = i;
-        if (index < 0) {
-            ksemu_log("drop", "seq=%u", h->sequence);
-            continue;
-        }
-        struct buffer *b = &h->buffers[index];
-        int variant = (int)(h->sequence % VARIANTS);
-        if (h->variant_generation[variant] != scene.generation + 1) {
-            /* Rendered once per scene and variant, then copied: a copy costs far less than noise. */
-            if (render_variant(h, variant, b->length) != 0) continue;
-            h->variant_generation[variant] = scene.generation + 1;
-        }
-        if (copy_range(h->variant_fd, (off_t)variant * (off_t)b->length, b->memfd, h->variant_used[variant]) != 0) continue;
-        b->used = h->variant_used[variant];
-        b->queued = 0;
-        b->sequence = h->sequence;
-        b->timestamp = ksemu_now_ns();
-        h->filled[h->nfilled++] = index;
-        char record = 1;
-        send(h->emu_fd, &record, 1, MSG_DONTWAIT | MSG_NOSIGNAL);
-        pthread_cond_broadcast(&h->changed);
-        ksemu_log("frame", "seq=%u image=%s", b->sequence, *scene.frame ? scene.frame : "-");
+            if (h->buffers[i].queued > after && (next < 0 || h->buffers[i].queued < h->buffers[next].queued)) next = i;
+        if (next < 0) break;
+        setup.queued[setup.nqueued++] = (uint32_t)next;
+        after = h->buffers[next].queued;
     }
-    pthread_mutex_unlock(&lock);
-    return NULL;
+    union {
+        char bytes[CMSG_SPACE(sizeof(int) * KSEMU_MAX_BUFFERS)];
+        struct cmsghdr align;
+    } control;
+    memset(&control, 0, sizeof control);
+    struct iovec data = {&setup, sizeof setup};
+    struct msghdr message = {.msg_iov = &data, .msg_iovlen = 1, .msg_control = control.bytes,
+                             .msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)h->nbuffers)};
+    struct cmsghdr *rights = CMSG_FIRSTHDR(&message);
+    rights->cmsg_level = SOL_SOCKET, rights->cmsg_type = SCM_RIGHTS;
+    rights->cmsg_len = CMSG_LEN(sizeof(int) * (size_t)h->nbuffers);
+    for (int i = 0; i < h->nbuffers; i++) memcpy(CMSG_DATA(rights) + i * sizeof(int), &h->buffers[i].memfd, sizeof(int));
+    if (sendmsg(h->app_fd, &message, MSG_NOSIGNAL) != (ssize_t)sizeof setup) return errno ? errno : EIO;
+
+    /* Its end of the pair at a known number, stdin and stdout on /dev/null (stderr stays, for its
+       complaints), and nothing else of the app's: a daemon's descriptors, close-on-exec or not. Its
+       signals as at a fresh start: the app may block or ignore some for its own handling. */
+    posix_spawn_file_actions_t actions;
+    posix_spawnattr_t attributes;
+    sigset_t none, all;
+    sigemptyset(&none), sigfillset(&all);
+    int error = posix_spawn_file_actions_init(&actions);
+    if (!error) {
+        error = posix_spawnattr_init(&attributes);
+        if (!error) {
+            char **environment = producer_environment();
+            char *argv[] = {"ksemu-producer", NULL};
+            if (!environment) error = ENOMEM;
+            if (!error) error = posix_spawn_file_actions_adddup2(&actions, h->emu_fd, PRODUCER_SOCKET_FD);
+            if (!error) error = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+            if (!error) error = posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+            if (!error) error = posix_spawn_file_actions_addclosefrom_np(&actions, PRODUCER_SOCKET_FD + 1);
+            if (!error) error = posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+            if (!error) error = posix_spawnattr_setsigmask(&attributes, &none);
+            if (!error) error = posix_spawnattr_setsigdefault(&attributes, &all);
+            if (!error) error = posix_spawn(&h->producer, producer_path, &actions, &attributes, argv, environment);
+            if (!error) h->spawner = getpid();
+            free(environment);
+            posix_spawnattr_destroy(&attributes);
+        }
+        posix_spawn_file_actions_destroy(&actions);
+    }
+    if (error) {
+        h->producer = 0;
+        drain(h->emu_fd, NULL); /* SETUP, unread: the memfds in flight are closed with it */
+    }
+    return error;
+}
+
+/* Stops the producer and takes back what it left in the pair: buffers filled but not dequeued
+ * (VIDIOC_STREAMOFF drops them), its STOPPED record, and commands it did not read. It needs no
+ * lock of ours to exit, so it is waited for with the lock held. */
+static void stop_producer(struct handle *h) {
+    struct ksemu_message stop = {.kind = KSEMU_STOP};
+    /* EPIPE: it has unplugged the camera and exits by itself. Anything else would leave the wait
+       below without an end. */
+    if (send(h->app_fd, &stop, sizeof stop, MSG_DONTWAIT | MSG_NOSIGNAL) != (ssize_t)sizeof stop && errno != EPIPE)
+        kill(h->producer, SIGKILL);
+    int status;
+    while (waitpid(h->producer, &status, 0) < 0 && errno == EINTR) {}
+    h->producer = 0;
+    drain(h->app_fd, h);
+    drain(h->emu_fd, NULL);
 }
 
 static void stop_streaming(struct handle *h) {
     if (!h->streaming) return;
-    h->stop = 1;
-    pthread_cond_broadcast(&h->changed);
-    pthread_mutex_unlock(&lock);
-    pthread_join(h->producer, NULL);
-    pthread_mutex_lock(&lock);
-    h->streaming = 0, h->stop = 0, h->nfilled = 0;
+    stop_producer(h);
+    h->streaming = 0;
     for (int i = 0; i < h->nbuffers; i++) h->buffers[i].queued = 0;
-    char drain[64];
-    while (recv(h->app_fd, drain, sizeof drain, MSG_DONTWAIT) > 0) {}
+    /* A blocking VIDIOC_DQBUF in another thread waits on the app's fd: a record wakes it, left there
+       until the last waiter has seen that the stream stopped. */
+    if (h->waiters) {
+        struct ksemu_message wake = {.kind = KSEMU_WAKE};
+        send(h->emu_fd, &wake, sizeof wake, MSG_DONTWAIT | MSG_NOSIGNAL);
+    }
     ksemu_log("streamoff", "fd=%d", h->app_fd);
 }
 
+/* An app that exits while streaming, without closing the camera: its producers are stopped and
+ * waited for here, not left to notice the hang-up after the app is gone and be reparented. If
+ * another thread is inside the emulator, they are left to the hang-up. */
+__attribute__((destructor)) static void stop_all(void) {
+    if (pthread_mutex_trylock(&lock) != 0) return;
+    for (int i = 0; i < MAX_HANDLES; i++)
+        if (handles[i].in_use && handles[i].spawner == getpid()) stop_streaming(&handles[i]);
+    pthread_mutex_unlock(&lock);
+}
+
 static void free_buffers(struct handle *h) {
-    for (int i = 0; i < VARIANTS; i++) h->variant_generation[i] = 0;
-    if (h->variant_fd >= 0) close(h->variant_fd), h->variant_fd = -1;
     for (int i = 0; i < h->nbuffers; i++) close(h->buffers[i].memfd);
     h->nbuffers = 0;
 }
@@ -222,13 +277,17 @@ static int request_buffers(struct handle *h, struct v4l2_requestbuffers *request
     if (h->streaming) return EBUSY;
     free_buffers(h);
     if (request->count == 0) return 0;
-    uint32_t count = request->count < 2 ? 2 : request->count > MAX_BUFFERS ? MAX_BUFFERS : request->count;
+    uint32_t count = request->count < 2 ? 2 : request->count > KSEMU_MAX_BUFFERS ? KSEMU_MAX_BUFFERS : request->count;
     size_t length = ((size_t)h->sizeimage + 4095) & ~(size_t)4095;
     for (uint32_t i = 0; i < count; i++) {
         struct buffer *b = &h->buffers[i];
         memset(b, 0, sizeof *b);
         b->memfd = memfd_create("ksemu-buffer", MFD_CLOEXEC);
-        if (b->memfd < 0 || ftruncate(b->memfd, (off_t)length) != 0) return ENOMEM;
+        if (b->memfd < 0) return ENOMEM;
+        if (ftruncate(b->memfd, (off_t)length) != 0) {
+            close(b->memfd);
+            return ENOMEM;
+        }
         b->length = length;
         h->nbuffers = (int)i + 1;
     }
@@ -249,18 +308,37 @@ static void describe_buffer(struct handle *h, int index, struct v4l2_buffer *buf
     buffer->field = V4L2_FIELD_NONE;
 }
 
+/* The oldest filled buffer: the producer's records arrive on the app's fd in the order it filled
+ * them, one per buffer, so taking one is what makes the fd stop polling readable for it. */
 static int dequeue(struct handle *h, struct v4l2_buffer *buffer) {
-    while (h->nfilled == 0) {
+    for (;;) {
         if (h->dead) return ENODEV;
-        if (!h->streaming || h->nonblocking) return EAGAIN;
-        pthread_cond_wait(&h->changed, &lock);
+        if (!h->streaming) return EAGAIN;
+        struct ksemu_message record;
+        ssize_t got = recv(h->app_fd, &record, sizeof record, MSG_DONTWAIT);
+        if (got == (ssize_t)sizeof record && record.kind == KSEMU_FILLED && record.index < (uint32_t)h->nbuffers) {
+            struct buffer *b = &h->buffers[record.index];
+            b->queued = 0, b->used = record.used, b->sequence = record.sequence, b->timestamp = record.timestamp;
+            h->sequence = record.sequence;
+            describe_buffer(h, (int)record.index, buffer);
+            return 0;
+        }
+        if (got == 0) {
+            h->dead = 1; /* the producer saw the node go, hung the pair up and logged it */
+            continue;
+        }
+        if (got > 0 || errno == EINTR) continue; /* a wake-up: look again */
+        if (errno != EAGAIN) return errno;
+        if (h->nonblocking) return EAGAIN;
+        /* Blocking, as a driver sleeps in DQBUF: until the next record or the hang-up, with the lock
+           free for the app's other threads (STREAMOFF among them, which leaves a WAKE record). */
+        struct pollfd readable = {h->app_fd, POLLIN, 0};
+        h->waiters++;
+        pthread_mutex_unlock(&lock);
+        poll(&readable, 1, -1);
+        pthread_mutex_lock(&lock);
+        if (--h->waiters == 0 && !h->streaming && !h->dead) drain(h->app_fd, NULL);
     }
-    int index = h->filled[0];
-    memmove(h->filled, h->filled + 1, (size_t)--h->nfilled * sizeof h->filled[0]);
-    char record;
-    recv(h->app_fd, &record, 1, MSG_DONTWAIT);
-    describe_buffer(h, index, buffer);
-    return 0;
 }
 
 int ksemu_ioctl(struct handle *h, unsigned long request, void *argument);  /* in ioctl.c */
@@ -286,10 +364,9 @@ int v4l2_open(const char *file, int oflag, ...) {
         return -1;
     }
     memset(h, 0, sizeof *h);
-    h->in_use = 1, h->app_fd = pair[0], h->emu_fd = pair[1], h->variant_fd = -1;
+    h->in_use = 1, h->app_fd = pair[0], h->emu_fd = pair[1];
     h->nonblocking = (oflag & O_NONBLOCK) != 0;
     h->rng = 0x9E3779B97F4A7C15ull ^ (uint64_t)pair[0];
-    pthread_cond_init(&h->changed, NULL);
     h->controls[0] = 128, h->controls[1] = 0, h->controls[2] = 156;  /* brightness, gain, exposure defaults (ioctl.c) */
     struct v4l2_format initial = {.type = V4L2_BUF_TYPE_VIDEO_CAPTURE};
     initial.fmt.pix.width = 640, initial.fmt.pix.height = 480, initial.fmt.pix.pixelformat = scene.formats[0];
@@ -311,7 +388,6 @@ int v4l2_close(int fd) {
     free_buffers(h);
     close(h->emu_fd);
     close(h->app_fd);
-    pthread_cond_destroy(&h->changed);
     h->in_use = 0;
     pthread_mutex_unlock(&lock);
     ksemu_log("close", "fd=%d", fd);
@@ -390,6 +466,15 @@ int ksemu_stream_ioctl(struct handle *h, unsigned long request, void *argument) 
     case VIDIOC_QBUF: {
         struct v4l2_buffer *buffer = argument;
         if ((int)buffer->index >= h->nbuffers || h->buffers[buffer->index].queued) return EINVAL;
+        if (h->streaming) {
+            /* Before VIDIOC_STREAMON the queue goes along in SETUP. */
+            struct ksemu_message queue = {.kind = KSEMU_QUEUE, .index = buffer->index};
+            if (send(h->app_fd, &queue, sizeof queue, MSG_NOSIGNAL) != (ssize_t)sizeof queue) {
+                if (errno != EPIPE) return errno;
+                h->dead = 1; /* the producer saw the node go, hung the pair up and logged it */
+                return ENODEV;
+            }
+        }
         static int order;
         h->buffers[buffer->index].queued = ++order;
         return 0;
@@ -398,8 +483,13 @@ int ksemu_stream_ioctl(struct handle *h, unsigned long request, void *argument) 
     case VIDIOC_STREAMON:
         if (h->nbuffers == 0) return EINVAL;
         if (!h->streaming) {
+            drain(h->app_fd, NULL); /* a WAKE left for dequeuers of the last stream */
+            int error = start_producer(h);
+            if (error) {
+                ksemu_log("producer-failed", "errno=%d path=%s", error, producer_path);
+                return EIO;
+            }
             h->streaming = 1;
-            pthread_create(&h->producer, NULL, produce, h);
             ksemu_log("streamon", "fd=%d", h->app_fd);
         }
         return 0;
