@@ -19,7 +19,6 @@ public protocol ReadSink: Sendable {
 public final class CaptureLoop: Sendable {
     private let configuration: Mutex<ScannerConfig>
     private let stopRequested = Atomic<Bool>(false)
-    private let startupPagesReleased = Atomic<Bool>(false)
     private let state: ScannerState
     private let counters: Counters
     private let feedback: any Feedback
@@ -115,9 +114,6 @@ public final class CaptureLoop: Sendable {
         }
     }
 
-    /// Frames after which the code pages of the camera's set-up are given back (StartupPages).
-    static let warmFrames = 90
-
     /// How often the capture loop gives malloc's free pages back to the kernel.
     static let trimIntervalNanoseconds: UInt64 = 60_000_000_000
 
@@ -127,7 +123,6 @@ public final class CaptureLoop: Sendable {
         let cameraConfig = session.config.camera
         var skipped = 0
         var wasScanning = false
-        var framesStreamed = 0
         session.gate.reset()
         while !stopping {
             let config = configuration.withLock { $0 }
@@ -155,11 +150,6 @@ public final class CaptureLoop: Sendable {
             }
             lastFrameTime = now
             notifier.watchdog()
-            framesStreamed += 1
-            if framesStreamed == Self.warmFrames, !startupPagesReleased.exchange(true, ordering: .relaxed) {
-                // The camera's set-up and the first decodes are done: their code pages go too.
-                StartupPages.release()
-            }
             if now - lastTrim >= Self.trimIntervalNanoseconds {
                 // ZBar and zxing-cpp allocate and free frame-sized blocks on every decode, and glibc
                 // keeps the freed pages of the decode thread's arena resident until it is trimmed

@@ -9,7 +9,9 @@ import Glibc
 /// 11 MiB of the executable was resident before the first frame, and stayed so, while the capture
 /// loop runs from a few hundred KiB of it. MADV_PAGEOUT (Linux 5.4) asks the kernel to reclaim those
 /// clean, file-backed pages from this process now; what the loop needs faults back in on its next
-/// use. Kernels without it answer EINVAL, and nothing changes.
+/// use. Kernels without it answer EINVAL, and nothing changes. Called once, before the services
+/// start: called again once frames flow, it would also evict the decoders' pages, and the first code
+/// read after it would wait for them to come back from disk.
 public enum StartupPages {
     /// Advises the kernel to reclaim the executable's read-only mappings; returns the bytes advised.
     @discardableResult
