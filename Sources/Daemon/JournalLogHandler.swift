@@ -22,16 +22,7 @@ public struct JournalLogHandler: LogHandler {
         var fields = metadata
         if let extra = event.metadata { fields.merge(extra) { $1 } }
         let shown = fields.isEmpty ? "" : fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") + " "
-        let line = "<\(Self.priority(event.level))>\(label): \(shown)[\(event.source)] \(event.message)\n"
-        // One write per line (the journal's stream socket takes it whole), so lines from several
-        // threads never interleave.
-        var bytes = Array(line.utf8)[...]
-        while !bytes.isEmpty {
-            let written = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
-            if written < 0 && errno == EINTR { continue }
-            guard written > 0 else { return }
-            bytes = bytes.dropFirst(written)
-        }
+        writeLine("<\(Self.priority(event.level))>\(label): \(shown)[\(event.source)] \(event.message)", to: STDERR_FILENO)
     }
 
     /// The syslog priority of a level (sd-daemon(3)).

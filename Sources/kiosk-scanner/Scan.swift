@@ -1,4 +1,5 @@
 import ArgumentParser
+import Daemon
 import Decoding
 import FoundationEssentials
 import Glibc
