@@ -10,8 +10,8 @@
 /// auto-exposure steps and passing shadows do not count) and the scene's noise floor too
 /// (`changedTiles`). A small code appearing in one corner, or a code swapped for another of the
 /// same size, changes a few tiles a lot and the viewport's mean hardly at all. A brightness change
-/// that saturates part of the scene changes what is seen there, and counts. The frame in which a change is seen is itself decoded, so gating adds no frame of
-/// latency.
+/// that saturates part of the scene changes what is seen there, and counts. The frame in which a
+/// change is seen is itself decoded, so gating adds no frame of latency.
 ///
 /// An unchanged scene keeps the codes of its last decode in view (the tracker is told so), so no
 /// decode is needed to keep a held code from being reported again. The timer decode only catches a
@@ -32,8 +32,9 @@ public struct ChangeGate: Sendable {
     }
     private var reference: [Int16] = []
     private var sample: [Int16] = []
-    /// Grid columns of the samples, and the viewport size they were taken from.
+    /// Grid columns of the samples.
     private var columns = 0
+    /// The viewport size the reference was sampled from.
     private var referenceSize = Size(width: 0, height: 0)
     /// Per-tile sums and sample counts, kept so that the check allocates nothing once sized.
     private var tileSums: [Int] = []

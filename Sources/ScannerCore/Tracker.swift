@@ -54,8 +54,7 @@ public struct Tracker: Sendable {
         // An unchanged frame shows what the last decoded frame showed: its codes, and what this look finds.
         inLastFrame[look] = changed ? keys : lastDecoded + keys.filter { !lastDecoded.contains($0) }
         lastDecoded = inLastFrame[look]
-        for symbol in symbols {
-            let key = Key(symbology: symbol.symbology, bytes: symbol.bytes)
+        for (symbol, key) in zip(symbols, keys) {
             if var track = tracks[key] {
                 track.lastSeen = time
                 track.corners = symbol.corners
