@@ -77,6 +77,8 @@ class Reader:
     def __init__(self, name, work, node, env):
         self.name, self.work, self.node, self.env = name, work, node, env
         self.buffer = b""
+        # Seconds to wait for the socket at start and for the exit at stop (longer under valgrind).
+        self.start_timeout, self.stop_timeout = 20, 5
 
     def start(self):
         if self.name == "ours":
@@ -88,7 +90,7 @@ class Reader:
             self.process = subprocess.Popen(
                 [self.args.binary, "run", "--config", conf, "--log-level", "warning"],
                 env=self.env, stdout=subprocess.DEVNULL, stderr=open(os.path.join(self.work, "ours.log"), "w"))
-            deadline = time.time() + 20
+            deadline = time.time() + self.start_timeout
             while True:
                 try:
                     self.stream = socket.socket(socket.AF_UNIX)
@@ -155,7 +157,7 @@ class Reader:
     def stop(self):
         self.process.send_signal(signal.SIGTERM)
         try:
-            self.process.wait(5)
+            self.process.wait(self.stop_timeout)
         except subprocess.TimeoutExpired:
             self.process.kill()
 
