@@ -145,14 +145,7 @@ public enum ConfigFile {
             for item in try value.items() { chosen.insert(try symbology(item)) }
             guard !chosen.isEmpty else { throw value.error("enable at least one symbology") }
             decoder.symbologies = chosen
-            let zxingOnly = chosen.intersection(DecoderEngine.zxingOnly)
-            if decoder.engine == .zbar, !zxingOnly.isEmpty {
-                throw value.error("ZBar cannot read \(zxingOnly.map(\.rawValue).sorted().joined(separator: ", ")): set decoder.engine to both (or zxing)")
-            }
-            let zbarOnly = chosen.intersection(DecoderEngine.zbarOnly)
-            if decoder.engine == .zxing, !zbarOnly.isEmpty {
-                throw value.error("\(zbarOnly.map(\.rawValue).sorted().joined(separator: ", ")) are read by ZBar only (zxing-cpp gives ISBN and EAN add-ons no symbology of their own): set decoder.engine to both")
-            }
+            if let refusal = decoder.engine.refusal(for: chosen) { throw value.error(refusal) }
         }
         var lengths = try section.section("lengths")
         for name in lengths.allKeys() {

@@ -6,10 +6,6 @@ public enum Decoders {
     public static func make(_ config: DecoderConfig) throws(DecoderError) -> any Decoder {
         switch config.engine {
         case .zbar:
-            let refused = config.symbologies.intersection(DecoderEngine.zxingOnly)
-            guard refused.isEmpty else {
-                throw DecoderError("ZBar cannot read \(refused.map(\.rawValue).sorted().joined(separator: ", ")): use engine both or zxing")
-            }
             return try ZBarDecoder(config: config)
         case .zxing:
             return try ZXingDecoder(config: config)

@@ -30,10 +30,7 @@ public final class ZBarDecoder: Decoder {
 
     /// A decoder for the enabled symbologies and their length limits.
     public init(config: DecoderConfig) throws(DecoderError) {
-        let unsupported = config.symbologies.subtracting(Self.supported)
-        guard unsupported.isEmpty else {
-            throw DecoderError("ZBar cannot read \(unsupported.map(\.rawValue).sorted().joined(separator: ", "))")
-        }
+        if let refusal = DecoderEngine.zbar.refusal(for: config.symbologies) { throw DecoderError(refusal) }
         symbologies = config.symbologies
         lengths = config.lengths
         (scanner, image) = try Self.makeScanner(symbologies: symbologies, lengths: lengths)

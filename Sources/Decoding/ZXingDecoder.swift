@@ -20,10 +20,7 @@ public final class ZXingDecoder: Decoder {
     public static let supported: Set<Symbology> = Set(formats.keys)
 
     public init(config: DecoderConfig) throws(DecoderError) {
-        let refused = config.symbologies.subtracting(Self.supported)
-        guard refused.isEmpty else {
-            throw DecoderError("zxing-cpp does not read \(refused.map(\.rawValue).sorted().joined(separator: ", ")) here; ZBar reads them")
-        }
+        if let refusal = DecoderEngine.zxing.refusal(for: config.symbologies) { throw DecoderError(refusal) }
         all = Self.options(config.symbologies)
         symbologies = config.symbologies
         zbarCannot = Self.options(config.symbologies.intersection(DecoderEngine.zxingOnly))

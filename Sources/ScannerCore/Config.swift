@@ -73,12 +73,28 @@ public enum DecoderEngine: String, Sendable, Hashable, CaseIterable {
     /// The engine of the daemon and of `scan` when none is named.
     public static let standard = DecoderEngine.both
 
-    /// Symbologies only zxing-cpp reads; ZBar 0.23.92 reads none of them.
-    public static let zxingOnly: Set<Symbology> = [.pdf417, .datamatrix, .aztec, .microqr, .rmqr, .databarLimited]
+    /// Symbologies only zxing-cpp reads (`Symbology.readers`).
+    public static let zxingOnly = Set(Symbology.allCases.filter { $0.readers == [.zxing] })
 
-    /// Symbologies only ZBar reads here: zxing-cpp reports ISBN and the EAN add-ons as nothing of
-    /// their own.
-    public static let zbarOnly: Set<Symbology> = [.isbn10, .isbn13, .ean2, .ean5]
+    /// Symbologies only ZBar reads here (`Symbology.readers`).
+    public static let zbarOnly = Set(Symbology.allCases.filter { $0.readers == [.zbar] })
+
+    /// Why this engine cannot read all of `symbologies`, or nil when it can: the one check the
+    /// config parser and the decoders make, with one message.
+    public func refusal(for symbologies: Set<Symbology>) -> String? {
+        func names(_ set: Set<Symbology>) -> String { set.map(\.rawValue).sorted().joined(separator: ", ") }
+        switch self {
+        case .both:
+            return nil
+        case .zbar:
+            let refused = symbologies.filter { !$0.readers.contains(.zbar) }
+            return refused.isEmpty ? nil : "ZBar cannot read \(names(refused)): set decoder.engine to both (or zxing)"
+        case .zxing:
+            let refused = symbologies.filter { !$0.readers.contains(.zxing) }
+            return refused.isEmpty ? nil
+                : "\(names(refused)) are read by ZBar only (zxing-cpp gives ISBN and EAN add-ons no symbology of their own): set decoder.engine to both"
+        }
+    }
 
     /// What is read when the config names no symbologies: ZBar's defaults, and what the engine
     /// adds or cannot read.

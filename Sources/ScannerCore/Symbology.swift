@@ -100,3 +100,21 @@ public struct Symbol: Sendable, Hashable {
         self.quality = quality
     }
 }
+
+/// The two decoding libraries.
+public enum DecoderLibrary: Sendable, Hashable {
+    case zbar, zxing
+}
+
+extension Symbology {
+    /// Which libraries read this symbology: the capability table. ZBar 0.23.92 reads no 2D code
+    /// but QR; zxing-cpp 3.1.1 reports ISBN and the EAN add-ons as nothing of their own. The
+    /// decoders' own symbology maps are checked against it (DecodingTests).
+    public var readers: Set<DecoderLibrary> {
+        switch self {
+        case .ean13, .ean8, .upca, .upce, .itf, .code39, .code93, .code128, .codabar, .databar, .databarExpanded, .qr: [.zbar, .zxing]
+        case .isbn10, .isbn13, .ean2, .ean5: [.zbar]
+        case .databarLimited, .microqr, .rmqr, .pdf417, .datamatrix, .aztec: [.zxing]
+        }
+    }
+}

@@ -197,4 +197,18 @@ import Testing
         #expect(ZXingDecoder.supported == Set(Symbology.allCases).subtracting(DecoderEngine.zbarOnly))
         #expect(DecoderEngine.zxing.defaultSymbologies.isSubset(of: ZXingDecoder.supported))
     }
+
+    /// The capability table says what each library's own symbology map holds, and the config and
+    /// the decoders refuse with the same words.
+    @Test func theCapabilityTableMatchesTheLibrariesMaps() throws {
+        #expect(ZBarDecoder.supported == Set(Symbology.allCases.filter { $0.readers.contains(.zbar) }))
+        #expect(ZXingDecoder.supported == Set(Symbology.allCases.filter { $0.readers.contains(.zxing) }))
+        #expect(Symbology.allCases.allSatisfy { !$0.readers.isEmpty })
+        for (engine, symbologies) in [(DecoderEngine.zbar, Set<Symbology>([.qr, .datamatrix])), (.zxing, [.qr, .ean5])] {
+            let refusal = try #require(engine.refusal(for: symbologies))
+            let error = #expect(throws: DecoderError.self) { try Decoders.make(Self.config(engine, symbologies)) }
+            #expect(error?.description == refusal)
+        }
+        #expect(DecoderEngine.both.refusal(for: Set(Symbology.allCases)) == nil)
+    }
 }
