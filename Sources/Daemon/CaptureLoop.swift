@@ -14,6 +14,35 @@ public protocol ReadSink: Sendable {
     func deliver(_ read: Read)
 }
 
+/// What the capture loop takes from the system: its camera, its clock, and its wait for a camera
+/// that is missing, busy or forbidden. `system` is the daemon's; tests script them.
+struct CaptureEnvironment: Sendable {
+    /// Opens the camera a config names.
+    var open: @Sendable (CameraConfig, Logger) throws(CameraError) -> any FrameSource
+    /// CLOCK_MONOTONIC nanoseconds.
+    var now: @Sendable () -> UInt64
+    /// Waits, about a second at most, for the camera to come back; calls `progress` at least every
+    /// 250 ms and returns early when `stopping` says so.
+    var waitForDevice: @Sendable (_ camera: CameraConfig, _ state: CameraState, _ stopping: () -> Bool, _ progress: () -> Void) -> Void
+
+    static let system = CaptureEnvironment(
+        open: { config, logger throws(CameraError) in try SourceOpener.open(config, logger: logger) },
+        now: { MonotonicClock.nanoseconds() },
+        waitForDevice: { camera, state, stopping, progress in
+            let target = SourceOpener.Target(camera.device)
+            let missing = state == .unavailable
+            // Missing nodes wake us through inotify; busy or forbidden ones are retried every second.
+            var waited: Int32 = 0
+            while !stopping() && waited < 1000 {
+                progress()
+                DeviceWatcher.wait(for: target.watchPath, untilExists: missing, timeoutMilliseconds: 250)
+                waited += 250
+                if missing && FileManager.default.fileExists(atPath: target.watchPath) { return }
+            }
+        }
+    )
+}
+
 /// The capture loop on its own thread: open the camera (and wait for it while it is missing,
 /// busy or forbidden), take the newest frame, decode the viewport, track, and hand reads over.
 public final class CaptureLoop: Sendable {
@@ -26,8 +55,10 @@ public final class CaptureLoop: Sendable {
     private let tap: FrameTap
     private let notifier: SystemdNotifier
     private let logger: Logger
+    private let environment: CaptureEnvironment
 
-    init(config: ScannerConfig, state: ScannerState, counters: Counters, feedback: any Feedback, sink: any ReadSink, tap: FrameTap, notifier: SystemdNotifier, logger: Logger) {
+    init(config: ScannerConfig, state: ScannerState, counters: Counters, feedback: any Feedback, sink: any ReadSink, tap: FrameTap,
+         notifier: SystemdNotifier, logger: Logger, environment: CaptureEnvironment = .system) {
         configuration = Mutex(config)
         self.state = state
         self.counters = counters
@@ -36,6 +67,7 @@ public final class CaptureLoop: Sendable {
         self.tap = tap
         self.notifier = notifier
         self.logger = logger
+        self.environment = environment
     }
 
     /// Takes a new config; the camera is reopened if its settings changed, the rest applies at the next frame.
@@ -58,11 +90,12 @@ public final class CaptureLoop: Sendable {
             let config = configuration.withLock { $0 }
             let source: any FrameSource
             do {
-                source = try SourceOpener.open(config.camera, logger: logger)
+                source = try environment.open(config.camera, logger)
             } catch {
                 state.change { $0.camera = CameraStatus(state: error.state, device: error.device, detail: error.detail) }
                 notifier.status("camera \(error.state.rawValue)")
-                waitForDevice(config.camera, state: error.state)
+                // A deliberate wait for the device: counts as progress for the watchdog.
+                environment.waitForDevice(config.camera, error.state, { stopping }, { notifier.watchdog() })
                 continue
             }
             if everStreamed { counters.update { $0.reconnects += 1 } }
@@ -118,7 +151,7 @@ public final class CaptureLoop: Sendable {
     static let trimIntervalNanoseconds: UInt64 = 60_000_000_000
 
     private func stream(from source: any FrameSource, session: inout Session) {
-        var lastFrameTime = MonotonicClock.nanoseconds()
+        var lastFrameTime = environment.now()
         var lastTrim = lastFrameTime
         let cameraConfig = session.config.camera
         var skipped = 0
@@ -131,7 +164,7 @@ public final class CaptureLoop: Sendable {
                 return
             }
             session.follow(config, logger: logger)
-            let now = MonotonicClock.nanoseconds()
+            let now = environment.now()
             state.expireTrigger(now: now)
             tap.expire(now: now)
             let frame: Frame?
@@ -182,13 +215,14 @@ public final class CaptureLoop: Sendable {
 
     /// Decodes a changed frame and hands its new reads over; returns the symbols (nil when gated) and the reads.
     private func decode(_ frame: Frame, with decoder: any Decoder, session: inout Session) -> (symbols: [Symbol]?, reads: [Read]) {
-        let time = frame.timestamp > 0 ? Double(frame.timestamp) / 1e9 : Double(MonotonicClock.nanoseconds()) / 1e9
+        let time = frame.timestamp > 0 ? Double(frame.timestamp) / 1e9 : Double(environment.now()) / 1e9
         guard case .decode(let secondLooks, let look, let changed) = session.gate.decide(frame, viewport: session.config.viewport.pixels(in: frame.size), at: time) else {
             session.tracker.touch(at: time)
             counters.update { $0.framesGated += 1 }
             return (nil, [])
         }
         let symbols: [Symbol]
+        // The time a decode took, on the real clock whatever the loop's clock is.
         let started = MonotonicClock.nanoseconds()
         defer { counters.recordDecode(seconds: Double(MonotonicClock.nanoseconds() - started) / 1e9) }
         do {
@@ -235,7 +269,7 @@ public final class CaptureLoop: Sendable {
             symbols = try? decoder.symbols(in: frame, viewport: session.config.viewport)
         }
         let viewport = session.config.viewport.pixels(in: frame.size)
-        tap.offer(now: MonotonicClock.nanoseconds()) {
+        tap.offer(now: environment.now()) {
             var luma = [UInt8](repeating: 0, count: frame.width * frame.height)
             luma.withUnsafeMutableBytes { out in
                 for row in 0..<frame.height {
@@ -254,20 +288,5 @@ public final class CaptureLoop: Sendable {
         state.change { $0.camera = CameraStatus(state: .interrupted, device: device, detail: detail) }
         feedback.error()
         notifier.status("camera interrupted")
-    }
-
-    /// A deliberate wait for the device: counts as progress for the watchdog.
-    private func waitForDevice(_ camera: CameraConfig, state cameraState: CameraState) {
-        let target = SourceOpener.Target(camera.device)
-        let missing = cameraState == .unavailable
-        // Missing nodes wake us through inotify; busy or forbidden ones are retried every second.
-        var waited: Int32 = 0
-        while !stopping && waited < 1000 {
-            notifier.watchdog()
-            DeviceWatcher.wait(for: target.watchPath, untilExists: missing, timeoutMilliseconds: 250)
-            waited += 250
-            if missing && FileManager.default.fileExists(atPath: target.watchPath) { return }
-            if !missing && waited >= 1000 { return }
-        }
     }
 }
