@@ -38,11 +38,14 @@ let package = Package(
         .target(name: "ImageFiles", dependencies: ["ScannerCore", "CPNG", "CTurboJPEG"]),
         // Decoders behind one protocol.
         .target(name: "Decoding", dependencies: ["ScannerCore", "CZBar", "CZXing"]),
+        // The socket's wire protocol: commands, events both ways, status snapshots, the JSON
+        // settings, the socket address and a recording's index; the daemon and the tools share it.
+        .target(name: "ScannerProtocol", dependencies: ["ScannerCore"]),
         // Frames from a V4L2 camera through libv4l2, or replayed from a directory.
         .target(
             name: "Capture",
             dependencies: [
-                "ScannerCore", "ImageFiles", "CV4L2", "CTurboJPEG",
+                "ScannerCore", "ScannerProtocol", "ImageFiles", "CV4L2", "CTurboJPEG",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -59,7 +62,7 @@ let package = Package(
         // Outputs besides the socket: serial ports and keyboard wedges (uinput, USB HID gadget).
         .target(
             name: "Outputs",
-            dependencies: ["ScannerCore", "CUInput", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["ScannerCore", "ScannerProtocol", "CUInput", .product(name: "Logging", package: "swift-log")]
         ),
         // The config file, parsed with libyaml into the ScannerCore model.
         .target(name: "ConfigFile", dependencies: ["ScannerCore", "CYAML"]),
@@ -68,7 +71,7 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "ScannerCore", "Capture", "Decoding", "ConfigFile", "Feedback", "Outputs", "CMalloc",
+                "ScannerCore", "ScannerProtocol", "Capture", "Decoding", "ConfigFile", "Feedback", "Outputs", "CMalloc",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -80,7 +83,7 @@ let package = Package(
         .executableTarget(
             name: "kiosk-scanner",
             dependencies: [
-                "ScannerCore", "ImageFiles", "Decoding", "ConfigFile", "Daemon", "Feedback",
+                "ScannerCore", "ScannerProtocol", "ImageFiles", "Decoding", "ConfigFile", "Daemon", "Feedback",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -101,10 +104,11 @@ let package = Package(
             path: "Tests/ScannerTestSupport"
         ),
         .testTarget(name: "ScannerCoreTests", dependencies: ["ScannerCore"]),
+        .testTarget(name: "ScannerProtocolTests", dependencies: ["ScannerProtocol", "ScannerCore"]),
         .testTarget(name: "DecodingTests", dependencies: ["Decoding", "ImageFiles", "ScannerCore", "ScannerTestSupport"]),
         .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile", "ScannerCore"]),
         .testTarget(name: "OutputsTests", dependencies: ["ScannerCore", "ScannerTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["ScannerCore", "ScannerTestSupport"]),
-        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "ScannerCore", "ImageFiles", "ScannerTestSupport"]),
+        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "ScannerCore", "ScannerProtocol", "ImageFiles", "ScannerTestSupport"]),
     ]
 )

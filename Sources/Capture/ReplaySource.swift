@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import ImageFiles
 import ScannerCore
+import ScannerProtocol
 
 /// Plays the images of a directory (PNG, JPEG, PGM/PPM, sorted by name) as a camera at a set fps,
 /// looping. The demo default, and a way to replay a field recording at a desk: a directory made by
@@ -79,20 +80,10 @@ public final class ReplaySource: FrameSource {
 
     public func close() {}
 
-    /// The `index.json` a recording carries.
-    struct Recording: Decodable {
-        struct Entry: Decodable {
-            let file: String
-            let timestampNs: UInt64
-            enum CodingKeys: String, CodingKey { case file, timestampNs = "timestamp_ns" }
-        }
-        let frames: [Entry]
-    }
-
-    static func recording(in directory: String) throws(CameraError) -> Recording? {
+    static func recording(in directory: String) throws(CameraError) -> RecordingIndex? {
         guard let data = FileManager.default.contents(atPath: "\(directory)/index.json") else { return nil }
         do {
-            let recording = try JSONDecoder().decode(Recording.self, from: data)
+            let recording = try JSONDecoder.forEvents().decode(RecordingIndex.self, from: data)
             guard recording.frames.allSatisfy({ !$0.file.contains("/") }) else {
                 throw CameraError(state: .unsupported, device: "replay:\(directory)", detail: "\(directory)/index.json names a file outside the directory")
             }

@@ -1,6 +1,7 @@
 import ScannerCore
 import Feedback
 import Outputs
+import ScannerProtocol
 import Synchronization
 
 /// What socket commands do to the scanner.

@@ -1,6 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
+import ScannerProtocol
 
 /// The socket file: stale-file replacement, mode and group, removal at exit.
 enum SocketPath {

@@ -1,5 +1,6 @@
 import NIOCore
 import ScannerCore
+import ScannerProtocol
 import Synchronization
 
 /// Commands (README, "The socket"): one reply line per command line, and who may send which.
@@ -95,8 +96,8 @@ extension SocketServer {
             eventLoop.execute { [self] in
                 let line: String
                 switch kind {
-                case .snapshot: line = Event.withLuma(Event.reply("snapshot", ok: true, frame: FrameEvent(frame), encoder: encoder), frame)
-                case .record: line = Event.frame(frame, encoder: encoder)
+                case .snapshot: line = Event.withLuma(Event.reply("snapshot", ok: true, frame: FrameEvent(frame), encoder: encoder), frame.luma)
+                case .record: line = Event.frame(FrameEvent(frame), luma: frame.luma, encoder: encoder)
                 }
                 writeFrame(line, to: id) { busy.store(false, ordering: .releasing) }
             }

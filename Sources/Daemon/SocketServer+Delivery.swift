@@ -1,5 +1,6 @@
 import NIOCore
 import ScannerCore
+import ScannerProtocol
 
 /// A read waiting in the hold queue, with whom to tell what became of it.
 struct HeldRead {

@@ -5,6 +5,7 @@ import NIOCore
 import NIOPosix
 import Outputs
 import ScannerCore
+import ScannerProtocol
 import Synchronization
 
 /// What socket commands act on.
@@ -133,7 +134,7 @@ public final class SocketServer: @unchecked Sendable {
     public func publish(_ snapshot: ScannerSnapshot) {
         guard config.format == .json else { return }
         eventLoop.execute { [self] in
-            let line = Event.state(snapshot, encoder: encoder)
+            let line = Event.state(StateEvent(snapshot), encoder: encoder)
             for (id, client) in clients where client.channel.isWritable { send(line, to: id) }
         }
     }
@@ -167,7 +168,7 @@ public final class SocketServer: @unchecked Sendable {
     /// The first lines a client gets: the state, and held reads once it consumes scans. Called
     /// after `connect` returned, so a client that is already gone is removed by `disconnect`.
     fileprivate func greet(_ id: Int) {
-        if config.format == .json { send(Event.state(target.snapshot, encoder: encoder), to: id) }
+        if config.format == .json { send(Event.state(StateEvent(target.snapshot), encoder: encoder), to: id) }
         guard let client = clients[id] else { return }
         if client.role == .consumer {
             flushHeld()

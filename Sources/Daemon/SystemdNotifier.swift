@@ -1,4 +1,5 @@
 import ScannerCore
+import ScannerProtocol
 import Synchronization
 
 #if canImport(Glibc)

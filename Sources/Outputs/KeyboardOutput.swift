@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import Logging
 import ScannerCore
+import ScannerProtocol
 
 /// Why a keyboard device could not type.
 struct KeyboardError: Error, CustomStringConvertible {

@@ -2,6 +2,7 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 import ScannerCore
+import ScannerProtocol
 import Synchronization
 
 /// A place reads go besides the socket: a serial port or a keyboard wedge. Each runs on a thread
@@ -16,24 +17,6 @@ public protocol Output: Sendable {
     /// Stops the thread; queued reads are given up (and counted). Returns once the device is closed
     /// (a uinput keyboard destroyed, a port's lines restored), or after a second if the thread hangs.
     func stop()
-}
-
-/// An output's state and counts, for `status` and metrics.
-public struct OutputHealth: Sendable, Codable, Equatable {
-    public var name: String
-    /// `ok`, `waiting` (device missing, reads held) or `error`.
-    public var state: String
-    public var detail: String?
-    public var sent = 0
-    /// Reads given up, by reason.
-    public var failed: [String: Int] = [:]
-    public var queued = 0
-
-    public init(name: String, state: String, detail: String? = nil) {
-        self.name = name
-        self.state = state
-        self.detail = detail
-    }
 }
 
 /// The queue and thread behind an output: reads in order, at most `capacity` waiting, each for at

@@ -2,6 +2,7 @@ import FoundationEssentials
 import Glibc
 import Logging
 import ScannerCore
+import ScannerProtocol
 
 /// Reads written to a serial port (a USB-serial adapter, or the board's USB CDC-ACM gadget
 /// `/dev/ttyGS0`). The port is opened raw with the configured line settings; when it vanishes

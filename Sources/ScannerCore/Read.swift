@@ -5,7 +5,9 @@ import Glibc
 public struct Read: Sendable, Hashable, Codable {
     /// Delivery counter, set by whoever delivers reads (0 for the `scan` command).
     public var seq: UInt64
-    /// When the frame was captured (or the file scanned).
+    /// Wall-clock time (UTC) when the read was made, just after its frame was decoded (or the file
+    /// scanned); ISO 8601 with milliseconds in JSON. Not the frame's monotonic capture time, which
+    /// `snapshot` and `record` carry as `timestamp_ns`.
     public var time: Date
     /// The zbarimg-style name, e.g. "EAN-13".
     public var symbology: String
@@ -75,28 +77,15 @@ public struct Read: Sendable, Hashable, Codable {
     }
 }
 
-extension JSONEncoder {
-    /// The encoder for reads and events: one line, base64 bytes, ISO 8601 times with milliseconds.
-    public static func forEvents() -> JSONEncoder {
-        // Times are written by hand: milliseconds kept, and no ICU-backed formatter or calendar
-        // touched on the read path (they cost megabytes of resident memory in a daemon).
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dataEncodingStrategy = .base64
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(UTCTime(date).iso8601)
-        }
-        return encoder
-    }
-}
+/// A moment broken down in UTC with the C library, for ISO 8601 text and GS1 centuries. Times are
+/// written and read by hand: milliseconds kept, and no ICU-backed formatter or calendar touched on
+/// the read path (they cost megabytes of resident memory in a daemon).
+public struct UTCTime {
+    public let year: Int
+    /// `2026-11-24T16:05:21.123Z`.
+    public let iso8601: String
 
-/// A moment broken down in UTC with the C library, for ISO 8601 text and GS1 centuries.
-struct UTCTime {
-    let year: Int
-    let iso8601: String
-
-    init(_ date: Date) {
+    public init(_ date: Date) {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
         var seconds = time_t(milliseconds / 1000)
         var parts = tm()
@@ -106,5 +95,38 @@ struct UTCTime {
         let millis = Int(milliseconds % 1000)
         let fraction = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
         iso8601 = "\(year)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)).\(fraction)Z"
+    }
+
+    /// The moment `text` names, in the form `iso8601` writes (the fraction may have 0 to 9 digits);
+    /// nil for anything else.
+    public static func date(iso8601 text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        func number(_ range: Range<Int>) -> Int32? {
+            guard range.upperBound <= bytes.count, range.allSatisfy({ (0x30...0x39).contains(bytes[$0]) }) else { return nil }
+            return range.reduce(0) { $0 * 10 + Int32(bytes[$1] - 0x30) }
+        }
+        let separators: [(Int, UInt8)] = [(4, UInt8(ascii: "-")), (7, UInt8(ascii: "-")), (10, UInt8(ascii: "T")), (13, UInt8(ascii: ":")), (16, UInt8(ascii: ":"))]
+        guard bytes.count >= 20, bytes.last == UInt8(ascii: "Z"), separators.allSatisfy({ bytes[$0.0] == $0.1 }),
+              let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60
+        else { return nil }
+        var fraction = 0.0
+        if bytes.count > 20 {
+            guard bytes[19] == UInt8(ascii: "."), (22...30).contains(bytes.count), let digits = number(20..<(bytes.count - 1)) else { return nil }
+            fraction = Double(digits) / pow(10, Double(bytes.count - 21))
+        } else if bytes[19] != UInt8(ascii: "Z") {
+            return nil
+        }
+        var parts = tm()
+        parts.tm_year = year - 1900
+        parts.tm_mon = month - 1
+        parts.tm_mday = day
+        parts.tm_hour = hour
+        parts.tm_min = minute
+        parts.tm_sec = second
+        let seconds = timegm(&parts)
+        guard seconds != -1 || (year == 1969 && month == 12 && day == 31) else { return nil }
+        return Date(timeIntervalSince1970: Double(seconds) + fraction)
     }
 }

@@ -1,43 +1,43 @@
 import FoundationEssentials
-import Glibc
-import Outputs
 import ScannerCore
 
-/// The lines the socket sends, as JSON objects with a `type`, or as plain text.
-enum Event {
+/// The lines the socket sends in its JSON format, each an object with a `type`. The daemon encodes
+/// them, the command-line tools (`status`, `listen`, `snapshot`, `record`) decode them.
+public enum Event {
     /// `{"type":"scan", ...the read}`.
-    static func scan(_ read: Read, encoder: JSONEncoder) -> String {
-        json(TypedRead(read: read), encoder: encoder)
+    public static func scan(_ read: Read, encoder: JSONEncoder) -> String {
+        json(ScanEvent(read: read), encoder: encoder)
     }
 
     /// `{"type":"state","camera":...,"torch":...,"mode":...}`.
-    static func state(_ snapshot: ScannerSnapshot, encoder: JSONEncoder) -> String {
-        json(StateEvent(snapshot), encoder: encoder)
+    public static func state(_ state: StateEvent, encoder: JSONEncoder) -> String {
+        json(state, encoder: encoder)
     }
 
     /// A reply to a command, with optional extra fields (`status` carries the whole state).
-    static func reply(_ command: String?, ok: Bool, error: String? = nil, status: StatusReply? = nil, metrics: String? = nil, frame: FrameEvent? = nil, encoder: JSONEncoder) -> String {
+    public static func reply(_ command: String?, ok: Bool, error: String? = nil, status: StatusReply? = nil, metrics: String? = nil,
+                             frame: FrameEvent? = nil, encoder: JSONEncoder) -> String {
         json(Reply(command: command, ok: ok, error: error, status: status, metrics: metrics, frame: frame), encoder: encoder)
     }
 
-    /// `{"type":"frame", ...}`: one frame of a recording.
-    static func frame(_ frame: TappedFrame, encoder: JSONEncoder) -> String {
-        withLuma(json(FrameEvent(frame), encoder: encoder), frame)
+    /// `{"type":"frame", ...}`: one frame of a recording, its pixels in `luma`.
+    public static func frame(_ frame: FrameEvent, luma: [UInt8], encoder: JSONEncoder) -> String {
+        withLuma(json(frame, encoder: encoder), luma)
     }
 
-    /// Puts the frame's pixels into an encoded line: base64 needs no JSON escaping, and encoding a
+    /// Puts a frame's pixels into an encoded line: base64 needs no JSON escaping, and encoding a
     /// third of a megabyte through JSONEncoder would cost more than the frame interval.
-    static func withLuma(_ line: String, _ frame: TappedFrame) -> String {
+    public static func withLuma(_ line: String, _ luma: [UInt8]) -> String {
         // Keys are sorted: "luma" is the first key that can hold text, so its first match is the field.
         let empty = "\"luma\":\"\""
         guard let field = line.utf8.firstRange(of: empty.utf8) else { return line }
         var filled = line
-        filled.replaceSubrange(field, with: "\"luma\":\"" + Data(frame.luma).base64EncodedString() + "\"")
+        filled.replaceSubrange(field, with: "\"luma\":\"" + Data(luma).base64EncodedString() + "\"")
         return filled
     }
 
     /// `{"type":"record-end","skipped":N}`: the recording is over; N frames came while the client was busy.
-    static func recordEnd(skipped: Int, encoder: JSONEncoder) -> String {
+    public static func recordEnd(skipped: Int, encoder: JSONEncoder) -> String {
         json(RecordEnd(skipped: skipped), encoder: encoder)
     }
 
@@ -47,19 +47,78 @@ enum Event {
     }
 }
 
-/// What `status` replies, beside the counters.
-struct StatusReply: Encodable {
-    let state: StateEvent
-    let counters: Counters.Snapshot
-    let clients: Int
-    let held: Int
-    /// Decode time quantiles in milliseconds (bucket upper bounds), when anything was decoded.
-    let decodeMsP50: Double?
-    let decodeMsP99: Double?
-    /// Outputs besides the socket.
-    let outputs: [OutputHealth]
+/// The fields every event has: what a client reads first to know which type to decode.
+public struct Envelope: Decodable, Sendable {
+    public let type: String
+    /// Replies only: the command answered.
+    public let command: String?
+}
 
-    init(state: StateEvent, counters: Counters.Snapshot, clients: Int, held: Int, outputs: [OutputHealth]) {
+/// `{"type":"scan", ...}`: a read, its fields at the top level beside `type`.
+public struct ScanEvent: Codable, Sendable {
+    public let read: Read
+
+    public init(read: Read) { self.read = read }
+
+    enum CodingKeys: String, CodingKey { case type }
+
+    public init(from decoder: any Decoder) throws {
+        read = try Read(from: decoder)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try read.encode(to: encoder)
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode("scan", forKey: .type)
+    }
+}
+
+/// `{"type":"state", ...}`: the camera, the torch and the mode, sent on every change.
+public struct StateEvent: Codable, Sendable, Equatable {
+    public var type = "state"
+    /// A camera state (`CameraState`'s raw value: streaming, unavailable, busy...).
+    public var camera: String
+    public var device: String
+    public var detail: String?
+    public var format: String?
+    /// `on` or `off`.
+    public var torch: String
+    public var torchMode: TorchMode
+    public var mode: ReadMode
+    public var paused: Bool
+    public var scanning: Bool
+
+    public init(camera: String, device: String, detail: String?, format: String?, torch: Bool, torchMode: TorchMode, mode: ReadMode,
+                paused: Bool, scanning: Bool) {
+        self.camera = camera
+        self.device = device
+        self.detail = detail
+        self.format = format
+        self.torch = torch ? "on" : "off"
+        self.torchMode = torchMode
+        self.mode = mode
+        self.paused = paused
+        self.scanning = scanning
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case type, camera, device, detail, format, torch, torchMode = "torch_mode", mode, paused, scanning
+    }
+}
+
+/// What `status` replies, beside the counters.
+public struct StatusReply: Codable, Sendable {
+    public let state: StateEvent
+    public let counters: CounterSnapshot
+    public let clients: Int
+    public let held: Int
+    /// Decode time quantiles in milliseconds (bucket upper bounds), when anything was decoded.
+    public let decodeMsP50: Double?
+    public let decodeMsP99: Double?
+    /// Outputs besides the socket.
+    public let outputs: [OutputHealth]
+
+    public init(state: StateEvent, counters: CounterSnapshot, clients: Int, held: Int, outputs: [OutputHealth]) {
         self.state = state
         self.counters = counters
         self.clients = clients
@@ -74,77 +133,49 @@ struct StatusReply: Encodable {
     }
 }
 
-private struct TypedRead: Encodable {
-    let read: Read
-    enum CodingKeys: String, CodingKey { case type }
-    func encode(to encoder: any Encoder) throws {
-        try read.encode(to: encoder)
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode("scan", forKey: .type)
+/// `{"type":"reply", ...}`: the one answer to each command line.
+public struct Reply: Codable, Sendable {
+    public var type = "reply"
+    public let command: String?
+    public let ok: Bool
+    public let error: String?
+    public let status: StatusReply?
+    public let metrics: String?
+    public let frame: FrameEvent?
+
+    public init(command: String?, ok: Bool, error: String?, status: StatusReply?, metrics: String?, frame: FrameEvent?) {
+        self.command = command
+        self.ok = ok
+        self.error = error
+        self.status = status
+        self.metrics = metrics
+        self.frame = frame
     }
-}
-
-struct StateEvent: Encodable {
-    let type = "state"
-    let camera: String
-    let device: String
-    let detail: String?
-    let format: String?
-    let torch: String
-    let torchMode: TorchMode
-    let mode: ReadMode
-    let paused: Bool
-    let scanning: Bool
-
-    init(_ snapshot: ScannerSnapshot) {
-        camera = snapshot.camera.state.rawValue
-        device = snapshot.camera.device
-        detail = snapshot.camera.detail
-        format = snapshot.camera.format
-        torch = snapshot.torch ? "on" : "off"
-        torchMode = snapshot.torchMode
-        mode = snapshot.mode
-        paused = snapshot.paused
-        scanning = snapshot.scanning
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case type, camera, device, detail, format, torch, torchMode = "torch_mode", mode, paused, scanning
-    }
-}
-
-private struct Reply: Encodable {
-    let type = "reply"
-    let command: String?
-    let ok: Bool
-    let error: String?
-    let status: StatusReply?
-    let metrics: String?
-    let frame: FrameEvent?
 }
 
 /// A frame as `snapshot` and `record` send it: the luma plane in base64, `width` bytes per row.
-struct FrameEvent: Encodable {
-    let type = "frame"
-    let sequence: UInt64
-    let timestampNs: UInt64
-    let width: Int
-    let height: Int
-    let viewport: PixelRect
-    let symbols: [Read]
-    let reads: [Read]
-    let luma: String
+public struct FrameEvent: Codable, Sendable {
+    public var type = "frame"
+    public let sequence: UInt64
+    public let timestampNs: UInt64
+    public let width: Int
+    public let height: Int
+    public let viewport: PixelRect
+    /// The codes found in the frame, and the reads made from it.
+    public let symbols: [Read]
+    public let reads: [Read]
+    /// Base64; the daemon encodes it empty and fills it in with `Event.withLuma`.
+    public let luma: String
 
-    init(_ frame: TappedFrame) {
-        sequence = frame.sequence
-        timestampNs = frame.timestamp
-        width = frame.width
-        height = frame.height
-        viewport = frame.viewport
-        symbols = frame.symbols
-        reads = frame.reads
-        // Filled in by `Event.withLuma`.
-        luma = ""
+    public init(sequence: UInt64, timestampNs: UInt64, width: Int, height: Int, viewport: PixelRect, symbols: [Read], reads: [Read], luma: String = "") {
+        self.sequence = sequence
+        self.timestampNs = timestampNs
+        self.width = width
+        self.height = height
+        self.viewport = viewport
+        self.symbols = symbols
+        self.reads = reads
+        self.luma = luma
     }
 
     enum CodingKeys: String, CodingKey {
@@ -152,7 +183,10 @@ struct FrameEvent: Encodable {
     }
 }
 
-private struct RecordEnd: Encodable {
-    let type = "record-end"
-    let skipped: Int
+/// `{"type":"record-end","skipped":N}`.
+public struct RecordEnd: Codable, Sendable {
+    public var type = "record-end"
+    public let skipped: Int
+
+    public init(skipped: Int) { self.skipped = skipped }
 }

@@ -6,6 +6,7 @@ import ScannerCore
 #if canImport(Glibc)
 import Glibc
 #endif
+import ScannerProtocol
 
 /// `kiosk-scanner listen`: prints reads from the socket as they arrive, reconnecting by itself.
 struct Listen: ParsableCommand {
@@ -53,22 +54,27 @@ struct Listen: ParsableCommand {
     /// The daemon's answer to `subscribe`: `ok` (plain) or a JSON reply.
     private static func isSubscribeReply(_ line: Data) -> Bool {
         if line == Data("ok".utf8) { return true }
-        return JSON.object(parsing: line)?["command"]?.string == "subscribe"
+        return EventLine(line)?.envelope.command == "subscribe"
     }
 
     /// Prints one event line; returns whether it was a read.
     private func emit(_ line: Data) -> Bool {
-        let object = JSON.object(parsing: line)
-        let type = object?["type"]?.string
-        if json {
-            output(String(decoding: line, as: UTF8.self))
-        } else if let object, type == "scan" {
-            output("\(object["symbology"]?.string ?? "?"):\(object["text"]?.string ?? "<binary>")")
-        } else if object == nil {
+        guard let event = EventLine(line) else {
             output(String(decoding: line, as: UTF8.self))  // plain-format socket
             return true
         }
-        return type == "scan"
+        guard event.envelope.type == "scan" else {
+            if json { output(String(decoding: line, as: UTF8.self)) }
+            return false
+        }
+        if json {
+            output(String(decoding: line, as: UTF8.self))
+        } else if let scan = event.decode(ScanEvent.self) {
+            output(scan.read.line)
+        } else {
+            Scan.fail("a scan event that does not decode: \(String(decoding: line.prefix(200), as: UTF8.self))")
+        }
+        return true
     }
 
     /// Writes a line at once, so pipes and terminals see reads as they come.

@@ -5,6 +5,7 @@ import ScannerCore
 #if canImport(Glibc)
 import Glibc
 #endif
+import ScannerProtocol
 
 /// `kiosk-scanner record DIR --seconds N`: the daemon's frames as PGM files plus an index of times
 /// and reads, which `camera.device: replay:DIR` plays back at a desk.
@@ -55,16 +56,15 @@ struct Record: ParsableCommand {
         var budgetLeft = budget
         var stopped: String?
         var ended = false
-        while let (object, luma) = connection.nextObject() {
-            switch object["type"]?.string {
-            case "reply" where object["command"]?.string == "record":
-                guard object["ok"]?.bool == true else {
-                    Scan.fail("record: \(object["error"]?.string ?? "refused")")
+        while let event = connection.nextEvent() {
+            switch event.envelope.type {
+            case "reply" where event.envelope.command == "record":
+                guard let reply = event.decode(Reply.self), reply.ok else {
+                    Scan.fail("record: \(event.decode(Reply.self)?.error ?? "refused")")
                     throw ExitCode(1)
                 }
             case "frame":
-                guard let frame = FrameMessage(object, luma: luma) else { continue }
-                let data = frame.pgm
+                guard let frame = event.decode(FrameEvent.self), let data = frame.pgm(luma: event.luma) else { continue }
                 if let problem = budgetLeft.problem(adding: Int64(data.count)) {
                     stopped = problem
                     break
@@ -76,24 +76,33 @@ struct Record: ParsableCommand {
                     break
                 }
                 budgetLeft.used += Int64(data.count)
-                index.add(file: name, frame: frame)
+                index.frames.append(RecordingIndex.Entry(file: name, sequence: frame.sequence, timestampNs: frame.timestampNs, reads: frame.reads))
             case "record-end":
-                index.missed += object["skipped"]?.int ?? 0
+                index.missedFrames += event.decode(RecordEnd.self)?.skipped ?? 0
                 ended = true
             default:
                 continue
             }
             if ended || stopped != nil { break }
         }
-        try index.write(to: "\(directory)/index.json")
+        try write(index, to: "\(directory)/index.json")
         let reads = index.frames.reduce(0) { $0 + $1.reads.count }
-        print("\(directory): \(index.frames.count) frames, \(reads) reads, \(index.missed) frames missed, \(budgetLeft.used >> 10) KiB")
+        print("\(directory): \(index.frames.count) frames, \(reads) reads, \(index.missedFrames) frames missed, \(budgetLeft.used >> 10) KiB")
         if let stopped {
             Scan.fail("record: stopped early: \(stopped)")
             throw ExitCode(1)
         }
         if !ended {
             Scan.fail("record: the daemon closed the connection before the recording ended")
+            throw ExitCode(1)
+        }
+    }
+
+    private func write(_ index: RecordingIndex, to path: String) throws {
+        let encoder = JSONEncoder.forEvents()
+        encoder.outputFormatting.insert(.prettyPrinted)
+        guard let data = try? encoder.encode(index), FileManager.default.createFile(atPath: path, contents: data) else {
+            Scan.fail("record: cannot write \(path)")
             throw ExitCode(1)
         }
     }
@@ -135,34 +144,12 @@ struct DiskBudget {
     }
 }
 
-/// `index.json` of a recording: each frame's file, capture time and the reads the daemon made from it.
-struct RecordingIndex {
-    struct Entry {
-        let file: String
-        let sequence: UInt64
-        let timestampNs: UInt64
-        let reads: [JSON]
-    }
-
-    var frames: [Entry] = []
-    var missed = 0
-
-    mutating func add(file: String, frame: FrameMessage) {
-        frames.append(Entry(file: file, sequence: frame.sequence, timestampNs: frame.timestampNs, reads: frame.reads))
-    }
-
-    func write(to path: String) throws {
-        let object: [String: JSON] = [
-            "version": .int(1),
-            "missed_frames": .int(Int64(missed)),
-            "frames": .array(frames.map {
-                .object(["file": .string($0.file), "sequence": .unsigned($0.sequence), "timestamp_ns": .unsigned($0.timestampNs), "reads": .array($0.reads)])
-            }),
-        ]
-        let data = try JSON.text(object, pretty: true)
-        guard FileManager.default.createFile(atPath: path, contents: data) else {
-            Scan.fail("record: cannot write \(path)")
-            throw ExitCode(1)
-        }
+extension FrameEvent {
+    /// The frame as a binary PGM file; nil when `luma` does not hold `width` × `height` bytes.
+    func pgm(luma: Data?) -> Data? {
+        guard let luma, width > 0, height > 0, luma.count == width * height else { return nil }
+        var data = Data("P5\n\(width) \(height)\n255\n".utf8)
+        data.append(luma)
+        return data
     }
 }

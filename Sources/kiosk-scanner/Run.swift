@@ -5,6 +5,7 @@ import FoundationEssentials
 import Glibc
 import Logging
 import ScannerCore
+import ScannerProtocol
 
 /// `kiosk-scanner run`: the daemon.
 struct Run: AsyncParsableCommand {

@@ -5,6 +5,7 @@ import FoundationEssentials
 import Glibc
 import ImageFiles
 import ScannerCore
+import ScannerProtocol
 
 /// `kiosk-scanner scan FILE...`: decodes image files the way the daemon decodes frames.
 struct Scan: ParsableCommand {

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import ImageFiles
 import ScannerCore
+import ScannerProtocol
 
 /// `kiosk-scanner snapshot`: the running daemon's current view, for aiming the camera and setting the viewport.
 struct Snapshot: ParsableCommand {
@@ -24,16 +25,15 @@ struct Snapshot: ParsableCommand {
         }
         connection.declareTool()
         connection.send("snapshot")
-        while let (object, luma) = connection.nextObject() {
-            guard object["type"]?.string == "reply", object["command"]?.string == "snapshot" else { continue }
-            guard object["ok"]?.bool == true, let raw = object["frame"]?.object, let frame = FrameMessage(raw, luma: luma) else {
-                Scan.fail("snapshot: \(object["error"]?.string ?? "the daemon sent no usable frame")")
+        while let event = connection.nextEvent() {
+            guard event.envelope.type == "reply", event.envelope.command == "snapshot" else { continue }
+            let reply = event.decode(Reply.self)
+            guard let reply, reply.ok, let frame = reply.frame, let luma = event.luma, luma.count == frame.width * frame.height else {
+                Scan.fail("snapshot: \(reply?.error ?? "the daemon sent no usable frame")")
                 throw ExitCode(1)
             }
-            var image = RGBImage(width: frame.width, height: frame.height, grey: frame.luma)
-            let codes = frame.symbols.map { symbol in
-                Overlay.Code(corners: Self.corners(symbol), label: "\(symbol["symbology"]?.string ?? "?") \(symbol["text"]?.string ?? "(binary)")")
-            }
+            var image = RGBImage(width: frame.width, height: frame.height, grey: [UInt8](luma))
+            let codes = frame.symbols.map { Overlay.Code(corners: $0.corners, label: "\($0.symbology) \($0.text ?? "(binary)")") }
             Overlay.draw(on: &image, viewport: frame.viewport, codes: codes)
             do {
                 try PNGWriter.write(image, to: out)
@@ -48,12 +48,5 @@ struct Snapshot: ParsableCommand {
         }
         Scan.fail("\(socket) closed without a snapshot reply")
         throw ExitCode(2)
-    }
-
-    static func corners(_ symbol: [String: JSON]) -> [Point] {
-        (symbol["corners"]?.array?.compactMap { $0.object?.compactMapValues(\.int) } ?? []).compactMap { corner in
-            guard let x = corner["x"], let y = corner["y"] else { return nil }
-            return Point(x: x, y: y)
-        }
     }
 }

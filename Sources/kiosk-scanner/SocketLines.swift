@@ -4,6 +4,7 @@ import FoundationEssentials
 #if canImport(Glibc)
 import Glibc
 #endif
+import ScannerProtocol
 
 /// A connection to the daemon's socket, read a line at a time (for `listen`, `status`, `snapshot`, `record`).
 final class SocketLines {
@@ -41,7 +42,34 @@ final class SocketLines {
         send("unsubscribe")
         while let line = next() {
             if line == Data("ok".utf8) || line.starts(with: Data("error: ".utf8)) { return }
-            if JSON.object(parsing: line)?["type"]?.string == "reply" { return }
+            if EventLine(line)?.envelope.type == "reply" { return }
+        }
+    }
+
+    /// The next line that is a JSON event, skipping plain-format read lines. A frame's base64
+    /// pixels are cut out before the JSON decoder sees them, and come back decoded beside the event
+    /// (decoding them as a JSON string would cost more than a frame interval).
+    func nextEvent() -> EventLine? {
+        while var line = next() {
+            guard line.first == UInt8(ascii: "{") else { continue }
+            var luma: Data?
+            if let field = line.firstRange(of: Array(#""luma":""#.utf8)), let end = Self.quote(in: line, from: field.upperBound) {
+                luma = Data(base64Encoded: line[field.upperBound..<end])
+                line.removeSubrange(field.upperBound..<end)
+            }
+            if var event = EventLine(line) {
+                event.luma = luma
+                return event
+            }
+        }
+        return nil
+    }
+
+    /// The index of the first `"` at or after `offset`.
+    private static func quote(in line: Data, from offset: Int) -> Int? {
+        line.withUnsafeBytes { raw in
+            guard offset < raw.count, let hit = memchr(raw.baseAddress! + offset, 0x22, raw.count - offset) else { return nil }
+            return raw.baseAddress!.distance(to: UnsafeRawPointer(hit))
         }
     }
 
@@ -71,5 +99,26 @@ final class SocketLines {
             if count <= 0 { return nil }
             chunk.withUnsafeBytes { buffer.append(contentsOf: $0.prefix(count)) }
         }
+    }
+}
+
+/// One JSON line from the daemon: its `type` (and a reply's `command`), decoded further on demand
+/// into the protocol's types.
+struct EventLine {
+    let envelope: Envelope
+    let line: Data
+    /// A frame's pixels, cut out of `line` by `SocketLines.nextEvent()`.
+    var luma: Data?
+
+    /// Nil when `line` is not a JSON object with a `type`.
+    init?(_ line: Data) {
+        guard line.first == UInt8(ascii: "{"), let envelope = try? JSONDecoder().decode(Envelope.self, from: line) else { return nil }
+        self.envelope = envelope
+        self.line = line
+    }
+
+    /// The line as `type`; nil when it does not decode as one.
+    func decode<T: Decodable>(_ type: T.Type) -> T? {
+        try? JSONDecoder.forEvents().decode(type, from: line)
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import Glibc
 import ScannerCore
+import ScannerProtocol
 
 /// `kiosk-scanner status`: what the running daemon is doing, from its `status` command.
 struct Status: ParsableCommand {
@@ -49,13 +50,15 @@ struct Status: ParsableCommand {
                 Scan.fail("the daemon says: \(text.dropFirst(7))")
                 throw ExitCode(2)
             }
-            guard let object = JSON.object(parsing: line), object["type"]?.string == "reply" else { continue }
+            guard let event = EventLine(line), event.envelope.type == "reply" else { continue }
+            guard let reply = event.decode(Reply.self) else {
+                Scan.fail("the daemon's reply does not decode: \(text.prefix(200))")
+                throw ExitCode(2)
+            }
             if prometheus {
-                print(object["metrics"]?.string ?? "", terminator: "")
-            } else if json, let status = object["status"] {
-                print(String(decoding: try JSON.text(status), as: UTF8.self))
-            } else if let status = object["status"]?.object {
-                print(Self.describe(status))
+                print(reply.metrics ?? "", terminator: "")
+            } else if let status = reply.status {
+                print(json ? String(decoding: try JSONEncoder.forEvents().encode(status), as: UTF8.self) : Self.describe(status))
             }
             return
         }
@@ -67,39 +70,35 @@ struct Status: ParsableCommand {
         throw ExitCode(2)
     }
 
-    static func describe(_ status: [String: JSON]) -> String {
-        let state = status["state"]?.object ?? [:]
-        let counters = status["counters"]?.object ?? [:]
-        func int(_ key: String) -> Int { counters[key]?.int ?? 0 }
-        func breakdown(_ key: String) -> String {
-            let entries = (counters[key]?.object?.compactMapValues(\.int) ?? [:]).sorted { $0.key < $1.key }
-            return entries.isEmpty ? "" : " (" + entries.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"
+    static func describe(_ status: StatusReply) -> String {
+        let state = status.state, counters = status.counters
+        func breakdown(_ entries: [String: Int]) -> String {
+            entries.isEmpty ? "" : " (" + entries.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"
         }
-        let decode = [("p50", status["decode_ms_p50"]), ("p99", status["decode_ms_p99"])].compactMap { name, value in
-            value?.double.map { "\(name) <= \($0) ms" }
+        let decode = [("p50", status.decodeMsP50), ("p99", status.decodeMsP99)].compactMap { name, value in
+            value.map { "\(name) <= \($0) ms" }
         }
         var lines = [
-            "camera      \(state["camera"]?.string ?? "?")  \(state["device"]?.string ?? "")  \(state["format"]?.string ?? "")",
-            "torch       \(state["torch"]?.string ?? "?") (mode \(state["torch_mode"]?.string ?? "?"))",
-            "mode        \(state["mode"]?.string ?? "?"), \((state["paused"]?.bool ?? false) ? "paused" : "active")",
-            "outputs     socket: \(status["clients"]?.int ?? 0) clients, \(status["held"]?.int ?? 0) reads held",
+            "camera      \(state.camera)  \(state.device)  \(state.format ?? "")",
+            "torch       \(state.torch) (mode \(state.torchMode.rawValue))",
+            "mode        \(state.mode.rawValue), \(state.paused ? "paused" : "active")",
+            "outputs     socket: \(status.clients) clients, \(status.held) reads held",
             "decode      \(decode.isEmpty ? "nothing decoded yet" : decode.joined(separator: ", "))",
-            "reads       \(int("reads"))\(breakdown("reads_by_symbology"))",
-            "duplicates  \(int("duplicates")) suppressed",
-            "dropped     \((counters["dropped"]?.object?.compactMapValues(\.int) ?? [:]).values.reduce(0, +))\(breakdown("dropped"))",
-            "reconnects  \(int("reconnects"))",
-            "torch ons   \(int("torch_switch_ons"))",
-            "frames      \(int("frames_decoded")) decoded, \(int("frames_gated")) gated, \(int("frames_skipped")) skipped",
+            "reads       \(counters.reads)\(breakdown(counters.readsBySymbology))",
+            "duplicates  \(counters.duplicates) suppressed",
+            "dropped     \(counters.dropped.values.reduce(0, +))\(breakdown(counters.dropped))",
+            "reconnects  \(counters.reconnects)",
+            "torch ons   \(counters.torchSwitchOns)",
+            "frames      \(counters.framesDecoded) decoded, \(counters.framesGated) gated, \(counters.framesSkipped) skipped",
         ]
-        for output in status["outputs"]?.array?.compactMap(\.object) ?? [] {
-            let failed = (output["failed"]?.object?.compactMapValues(\.int) ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
-            var line = "            \(output["name"]?.string ?? "?"): \(output["state"]?.string ?? "?"), sent \(output["sent"]?.int ?? 0)"
-            if !failed.isEmpty { line += ", failed \(failed.joined(separator: ", "))" }
-            if let queued = output["queued"]?.int, queued > 0 { line += ", \(queued) queued" }
-            if let detail = output["detail"]?.string { line += " (\(detail))" }
+        for output in status.outputs {
+            var line = "            \(output.name): \(output.state), sent \(output.sent)"
+            if !output.failed.isEmpty { line += ", failed \(output.failed.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))" }
+            if output.queued > 0 { line += ", \(output.queued) queued" }
+            if let detail = output.detail { line += " (\(detail))" }
             lines.insert(line, at: 4)
         }
-        if let detail = state["detail"]?.string { lines.insert("            \(detail)", at: 1) }
+        if let detail = state.detail { lines.insert("            \(detail)", at: 1) }
         return lines.joined(separator: "\n")
     }
 }

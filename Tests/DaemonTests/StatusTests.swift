@@ -1,5 +1,6 @@
 import Daemon
 import Foundation
+import ScannerProtocol
 import ScannerTestSupport
 import Testing
 

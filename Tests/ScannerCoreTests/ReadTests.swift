@@ -48,22 +48,6 @@ import Testing
         #expect(broken.gs1Error?.contains("check digit") == true)
     }
 
-    @Test func jsonCarriesTextBytesAndCorners() throws {
-        var read = Self.read(.qr, "Grüße")
-        read.seq = 7
-        let object = try JSONSerialization.jsonObject(with: JSONEncoder.forEvents().encode(read)) as! [String: Any]
-        #expect(object["text"] as? String == "Grüße")
-        #expect(object["bytes"] as? String == Data("Grüße".utf8).base64EncodedString())
-        #expect(object["aim"] as? String == "]Q1")
-        #expect(object["seq"] as? Int == 7)
-        #expect((object["corners"] as? [[String: Int]])?.count == 4)
-        #expect((object["time"] as? String)?.hasSuffix("Z") == true)
-        var fixed = read
-        fixed.time = Date(timeIntervalSince1970: 1_795_000_000.042)  // 2026-11-18T11:06:40.042Z
-        let line = String(decoding: try JSONEncoder.forEvents().encode(fixed), as: UTF8.self)
-        #expect(line.contains("\"time\":\"2026-11-18T11:06:40.042Z\""))
-    }
-
     /// Bytes that are not UTF-8 still give text when they are Shift_JIS or ISO-8859-1, told apart
     /// as zxing-cpp does; binary data gives none.
     @Test func textInOtherCharacterSetsIsGuessedAsZXingCppDoes() {
