@@ -81,6 +81,12 @@ class Reader:
         self.start_timeout, self.stop_timeout = 20, 5
 
     def start(self):
+        if getattr(self.args, "drop_caches", False):
+            # The binaries and libraries come from disk, as after a boot: the kernel maps what a
+            # freshly written file has in page cache differently (see README, "Memory").
+            os.sync()
+            with open("/proc/sys/vm/drop_caches", "w") as caches:
+                caches.write("3\n")
         if self.name == "ours":
             sock_path = os.path.join(self.work, "scan.sock")
             conf = os.path.join(self.work, "bench.conf")
@@ -572,6 +578,8 @@ def main():
     parser.add_argument("--soak-minutes", type=float, default=10)
     parser.add_argument("--readers", default="ours,zbarcam", help="comma-separated readers to run (default ours,zbarcam)")
     parser.add_argument("--extra-config", default="", help="YAML appended to our config, \\n for newlines (e.g. 'decoder:\\n  preprocessing: []\\n')")
+    parser.add_argument("--drop-caches", action="store_true",
+                        help="drop the page cache before each reader starts (root), so peak RSS is measured as after a boot")
     parser.add_argument("--width", type=int, default=640)
     parser.add_argument("--height", type=int, default=480)
     args = parser.parse_args()
