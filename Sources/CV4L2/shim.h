@@ -11,10 +11,7 @@ static inline int ks_v4l2_ioctl(int fd, unsigned long request, void *arg) { retu
 
 static const unsigned long KS_VIDIOC_QUERYCAP = VIDIOC_QUERYCAP;
 static const unsigned long KS_VIDIOC_ENUM_FMT = VIDIOC_ENUM_FMT;
-static const unsigned long KS_VIDIOC_G_FMT = VIDIOC_G_FMT;
 static const unsigned long KS_VIDIOC_S_FMT = VIDIOC_S_FMT;
-static const unsigned long KS_VIDIOC_ENUM_FRAMESIZES = VIDIOC_ENUM_FRAMESIZES;
-static const unsigned long KS_VIDIOC_G_PARM = VIDIOC_G_PARM;
 static const unsigned long KS_VIDIOC_S_PARM = VIDIOC_S_PARM;
 static const unsigned long KS_VIDIOC_REQBUFS = VIDIOC_REQBUFS;
 static const unsigned long KS_VIDIOC_QUERYBUF = VIDIOC_QUERYBUF;
@@ -24,7 +21,6 @@ static const unsigned long KS_VIDIOC_STREAMON = VIDIOC_STREAMON;
 static const unsigned long KS_VIDIOC_STREAMOFF = VIDIOC_STREAMOFF;
 static const unsigned long KS_VIDIOC_QUERYCTRL = VIDIOC_QUERYCTRL;
 static const unsigned long KS_VIDIOC_S_CTRL = VIDIOC_S_CTRL;
-static const unsigned long KS_VIDIOC_G_CTRL = VIDIOC_G_CTRL;
 
 static const unsigned int KS_PIX_FMT_GREY = V4L2_PIX_FMT_GREY;
 static const unsigned int KS_PIX_FMT_NV12 = V4L2_PIX_FMT_NV12;

@@ -63,7 +63,7 @@ extension ConfigFile {
         case "active":
             return try line(&section, input: false).map { .active($0) }
         case "passive":
-            var chip = "/sys/class/pwm/pwmchip0", channel = 0, frequency = 2700.0
+            var chip = BuzzerConfig.defaultPWMChip, channel = BuzzerConfig.defaultPWMChannel, frequency = BuzzerConfig.defaultFrequency
             if let value = section.value("pwm_chip") {
                 chip = try value.string()
                 guard chip.hasPrefix("/") else { throw value.error("must be a sysfs path such as /sys/class/pwm/pwmchip0") }

@@ -37,18 +37,18 @@ public enum Supervisor {
             case .keyboard(let keyboard): KeyboardOutput(output, keyboard: keyboard, logger: logger)
             }
         }
-        let controls = Controls(state: state, feedback: feedback, outputs: outputs, triggerSeconds: config.scanner.triggerTimeoutSeconds)
+        let executor = CommandExecutor(state: state, feedback: feedback, outputs: outputs, triggerSeconds: config.scanner.triggerTimeoutSeconds)
         let tap = FrameTap()
-        let server = SocketServer(config: config.socket, eventLoop: group.next(), counters: counters, target: controls, tap: tap, logger: logger)
+        let server = SocketServer(config: config.socket, eventLoop: group.next(), counters: counters, target: executor, tap: tap, logger: logger)
         relay.server = server
         let router = OutputRouter(
             socket: server, outputs: outputs, feedback: feedback, beepAfterAcceptance: config.gpio.beepAfterAcceptance, logger: logger)
         let loop = CaptureLoop(config: config, state: state, counters: counters, feedback: feedback, sink: router, tap: tap, notifier: notifier, logger: logger)
 
-        gpio?.watchTrigger { [controls, logger] in
-            if case .failure(let error) = controls.execute(.trigger) { logger.notice("trigger button: \(error.message)") }
+        gpio?.watchTrigger { [executor, logger] in
+            if case .failure(let error) = executor.execute(.trigger) { logger.notice("trigger button: \(error.message)") }
         }
-        let metricsFile = MetricsFileService(config: config.metrics, counters: counters, target: controls, logger: logger)
+        let metricsFile = MetricsFileService(config: config.metrics, counters: counters, target: executor, logger: logger)
         // Services stop in reverse order: GPIO, first here, releases its lines after capture has stopped.
         let services: [any Service] = (gpio.map { [$0] } ?? []) + [
             OutputsService(outputs: outputs),
@@ -56,7 +56,7 @@ public enum Supervisor {
             CaptureService(loop: loop, state: state),
             metricsFile,
             ReloadService(
-                path: configPath, running: config, adjust: adjust, loop: loop, state: state, controls: controls, metricsFile: metricsFile,
+                path: configPath, running: config, adjust: adjust, loop: loop, state: state, executor: executor, metricsFile: metricsFile,
                 notifier: notifier, logger: logger),
         ]
         let serviceGroup = ServiceGroup(
@@ -125,7 +125,7 @@ struct ReloadService: Service {
     let adjust: @Sendable (inout ScannerConfig) -> Void
     let loop: CaptureLoop
     let state: ScannerState
-    let controls: Controls
+    let executor: CommandExecutor
     let metricsFile: MetricsFileService
     let notifier: SystemdNotifier
     let logger: Logger
@@ -162,7 +162,7 @@ struct ReloadService: Service {
             }
             loop.reconfigure(next)
             metricsFile.reconfigure(next.metrics)
-            controls.triggerSeconds.withLock { $0 = next.scanner.triggerTimeoutSeconds }
+            executor.triggerSeconds.withLock { $0 = next.scanner.triggerTimeoutSeconds }
             state.change {
                 $0.mode = next.scanner.mode
                 $0.torchMode = next.scanner.torch

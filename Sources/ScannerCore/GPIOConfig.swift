@@ -37,6 +37,12 @@ public enum BuzzerConfig: Sendable, Hashable {
     case active(GPIOLineConfig)
     /// A passive buzzer on `/sys/class/pwm`: the chip's sysfs directory, the channel, and the tone in Hz.
     case passive(pwmChip: String, channel: Int, frequency: Double)
+
+    /// A passive buzzer's settings where the config leaves them out: the first PWM chip's first
+    /// channel, at 2.7 kHz (the resonance of common piezo buzzers).
+    public static let defaultPWMChip = "/sys/class/pwm/pwmchip0"
+    public static let defaultPWMChannel = 0
+    public static let defaultFrequency = 2700.0
 }
 
 /// A feedback pattern: `repeat` times a beep and a flash of the given lengths, `gap` apart.
