@@ -35,7 +35,7 @@ let package = Package(
         // Pure Swift: frames, viewport, symbols and reads, AIM, GS1, content types, config model.
         .target(name: "ScannerCore"),
         // PNG, JPEG and PNM files into frames.
-        .target(name: "ImageFiles", dependencies: ["ScannerCore", "CPNG", "CTurboJPEG"]),
+        .target(name: "ImageFiles", dependencies: ["ScannerCore", "CPNG", "CTurboJPEG", .product(name: "SystemPackage", package: "swift-system")]),
         // Decoders behind one protocol.
         .target(name: "Decoding", dependencies: ["ScannerCore", "CZBar", "CZXing"]),
         // The socket's wire protocol: commands, events both ways, status snapshots, the JSON
@@ -56,16 +56,17 @@ let package = Package(
             dependencies: [
                 "ScannerCore", "CGPIOLines",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // Outputs besides the socket: serial ports and keyboard wedges (uinput, USB HID gadget).
         .target(
             name: "Outputs",
-            dependencies: ["ScannerCore", "ScannerProtocol", "CUInput", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["ScannerCore", "ScannerProtocol", "CUInput", .product(name: "Logging", package: "swift-log"), .product(name: "SystemPackage", package: "swift-system")]
         ),
         // The config file, parsed with libyaml into the ScannerCore model.
-        .target(name: "ConfigFile", dependencies: ["ScannerCore", "CYAML"]),
+        .target(name: "ConfigFile", dependencies: ["ScannerCore", "CYAML", .product(name: "SystemPackage", package: "swift-system")]),
 
         // The supervisor: capture loop, tracking, the UNIX socket, systemd notify, reload.
         .target(
@@ -77,6 +78,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
 
@@ -86,6 +88,7 @@ let package = Package(
                 "ScannerCore", "ScannerProtocol", "ImageFiles", "Decoding", "ConfigFile", "Daemon", "Feedback",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
 

@@ -3,6 +3,7 @@ import ScannerCore
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemPackage
 
 /// Reads the YAML config file into a validated `ScannerConfig`.
 public enum ConfigFile {
@@ -13,22 +14,27 @@ public enum ConfigFile {
     public static func load(path: String) throws(ConfigError) -> ScannerConfig {
         // Non-blocking, so that a FIFO in the file's place cannot hold the reload; only a regular
         // file is read (a directory would read as empty, that is as the defaults).
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            throw ConfigError(file: path, line: nil, key: nil, reason: "cannot read: \(String(cString: strerror(errno)))")
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(path, .readOnly, options: [.nonBlocking, .closeOnExec])
+        } catch {
+            throw ConfigError(file: path, line: nil, key: nil, reason: "cannot read: \(error)")
         }
-        defer { close(fd) }
+        defer { try? file.close() }
         var status = stat()
-        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
+        guard fstat(file.rawValue, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
             throw ConfigError(file: path, line: nil, key: nil, reason: "not a regular file (\(fileKind(status.st_mode)))")
         }
         guard status.st_size <= maxBytes else { throw ConfigError(file: path, line: nil, key: nil, reason: "file larger than 1 MiB") }
         var bytes = [UInt8](repeating: 0, count: Int(status.st_size) + 1)
         var count = 0
         while count < bytes.count {
-            let read = bytes[count...].withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if read < 0 && errno == EINTR { continue }
-            guard read >= 0 else { throw ConfigError(file: path, line: nil, key: nil, reason: "cannot read: \(String(cString: strerror(errno)))") }
+            let read: Int
+            do {
+                read = try bytes[count...].withUnsafeMutableBytes { try file.read(into: $0) }
+            } catch {
+                throw ConfigError(file: path, line: nil, key: nil, reason: "cannot read: \(error)")
+            }
             if read == 0 { break }
             count += read
         }

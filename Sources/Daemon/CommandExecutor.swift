@@ -4,8 +4,9 @@ import Outputs
 import ScannerProtocol
 import Synchronization
 
-/// What socket commands do to the scanner.
-final class Controls: CommandTarget {
+/// What socket commands do to the scanner: pause, resume, trigger, torch and beep (the socket
+/// server answers the others itself).
+final class CommandExecutor: CommandTarget {
     private let state: ScannerState
     private let feedback: any Feedback
     private let outputs: [any Output]

@@ -4,6 +4,7 @@ import Logging
 import ScannerCore
 import ServiceLifecycle
 import Synchronization
+import SystemPackage
 
 /// Writes the metrics to a node_exporter textfile every interval, atomically (a temporary file in
 /// the same directory, then rename), so the collector never reads half a file.
@@ -48,10 +49,10 @@ final class MetricsFileService: Service, Sendable {
     static func write(_ text: String, to path: String) -> String? {
         let temporary = path + ".tmp"
         guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8), attributes: [.posixPermissions: 0o644]) else {
-            return "cannot write \(temporary): \(String(cString: strerror(errno)))"
+            return "cannot write \(temporary): \(Errno(rawValue: errno).description)"
         }
         guard rename(temporary, path) == 0 else {
-            let reason = "cannot rename \(temporary) to \(path): \(String(cString: strerror(errno)))"
+            let reason = "cannot rename \(temporary) to \(path): \(Errno(rawValue: errno).description)"
             unlink(temporary)
             return reason
         }

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import ScannerProtocol
+import SystemPackage
 
 /// The socket file: stale-file replacement, mode and group, removal at exit.
 enum SocketPath {
@@ -14,7 +15,7 @@ enum SocketPath {
     static func prepare(_ path: String) throws {
         let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
         if !directory.isEmpty, access(directory, F_OK) != 0, mkdir(directory, 0o755) != 0, errno != EEXIST {
-            throw Failure(description: "cannot create \(directory): \(String(cString: strerror(errno)))")
+            throw Failure(description: "cannot create \(directory): \(Errno(rawValue: errno).description)")
         }
         var status = stat()
         guard lstat(path, &status) == 0 else { return }
@@ -34,13 +35,13 @@ enum SocketPath {
         if let group {
             if let entry = getgrnam(group) {
                 if chown(path, uid_t.max, entry.pointee.gr_gid) != 0 {
-                    problem = "cannot give \(path) to group \(group): \(String(cString: strerror(errno))) (is the daemon's user in that group?)"
+                    problem = "cannot give \(path) to group \(group): \(Errno(rawValue: errno).description) (is the daemon's user in that group?)"
                 }
             } else {
                 problem = "socket.group '\(group)' does not exist"
             }
         }
-        if chmod(path, mode_t(mode)) != 0 { problem = problem ?? "cannot set the mode of \(path): \(String(cString: strerror(errno)))" }
+        if chmod(path, mode_t(mode)) != 0 { problem = problem ?? "cannot set the mode of \(path): \(Errno(rawValue: errno).description)" }
         var status = stat()
         return (stat(path, &status) == 0 ? status.st_ino : nil, problem)
     }

@@ -7,6 +7,7 @@ import Outputs
 import ScannerCore
 import ScannerProtocol
 import Synchronization
+import SystemPackage
 
 /// What socket commands act on.
 public protocol CommandTarget: Sendable {
@@ -108,7 +109,7 @@ public final class SocketServer: @unchecked Sendable {
         listener.withLock { $0 = channel }
         var published = SocketPath.publish(staging, mode: config.mode, group: config.group)
         if rename(staging, config.path) != 0 {
-            published.problem = published.problem ?? "cannot move the socket into place at \(config.path): \(String(cString: strerror(errno)))"
+            published.problem = published.problem ?? "cannot move the socket into place at \(config.path): \(Errno(rawValue: errno).description)"
             unlink(staging)
         }
         socketInode.withLock { $0 = published.inode }

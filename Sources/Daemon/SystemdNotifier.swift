@@ -1,5 +1,6 @@
 import ScannerCore
 import ScannerProtocol
+import SystemPackage
 import Synchronization
 
 #if canImport(Glibc)
@@ -46,9 +47,10 @@ public final class SystemdNotifier: Sendable {
         guard let address, !address.isEmpty else { return }
         let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return }
-        defer { close(fd) }
+        let socket = FileDescriptor(rawValue: fd)
+        defer { try? socket.close() }
         _ = message.withCString { text in
-            UnixAddress.with(address) { sendto(fd, text, strlen(text), Int32(MSG_NOSIGNAL), $0, $1) }
+            UnixAddress.with(address) { sendto(socket.rawValue, text, strlen(text), Int32(MSG_NOSIGNAL), $0, $1) }
         }
     }
 }

@@ -2,6 +2,7 @@ import CGPIOLines
 import Glibc
 import ScannerCore
 import Synchronization
+import SystemPackage
 
 /// A GPIO line that could not be requested, with what to do about it.
 public struct GPIOError: Error, CustomStringConvertible {
@@ -13,7 +14,7 @@ public struct GPIOError: Error, CustomStringConvertible {
         case EBUSY: "busy: another program holds it (gpioinfo shows the consumer)"
         case EACCES, EPERM: "permission denied: the daemon's user needs the gpio group (or a udev rule for /dev/gpiochip*)"
         case EINVAL: "the chip has no such offset"
-        default: String(cString: strerror(code))
+        default: Errno(rawValue: code).description
         }
         description = "\(role) (\(line.description)): cannot request: \(reason)"
     }

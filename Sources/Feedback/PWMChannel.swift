@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import Synchronization
+import SystemPackage
 
 /// A passive buzzer's tone: one channel of a PWM chip under /sys/class/pwm, at half duty.
 final class PWMChannel: Sendable {
@@ -11,8 +12,10 @@ final class PWMChannel: Sendable {
     init(chip: String, channel: Int, frequency: Double) throws(GPIOError) {
         let directory = "\(chip)/pwm\(channel)"
         if !FileManager.default.fileExists(atPath: directory) {
-            guard Self.write("\(channel)", to: "\(chip)/export") else {
-                throw GPIOError("buzzer (PWM \(chip) channel \(channel)): cannot export: \(String(cString: strerror(errno))) (is the PWM overlay enabled, e.g. dtoverlay=pwm?)")
+            do {
+                try Self.write("\(channel)", to: "\(chip)/export")
+            } catch {
+                throw GPIOError("buzzer (PWM \(chip) channel \(channel)): cannot export: \(error) (is the PWM overlay enabled, e.g. dtoverlay=pwm?)")
             }
             // udev sets the new files' group a moment after the export.
             for _ in 0..<100 where !FileManager.default.isWritableFile(atPath: "\(directory)/enable") { usleep(10_000) }
@@ -20,27 +23,34 @@ final class PWMChannel: Sendable {
         enable = "\(directory)/enable"
         let period = Int((1e9 / frequency).rounded())
         // The duty cycle must never exceed the period, whatever the old period was.
-        guard Self.write("0", to: enable), Self.write("0", to: "\(directory)/duty_cycle"), Self.write("\(period)", to: "\(directory)/period"),
-              Self.write("\(period / 2)", to: "\(directory)/duty_cycle")
-        else {
-            throw GPIOError("buzzer (PWM \(directory)): cannot configure: \(String(cString: strerror(errno)))")
+        do {
+            try Self.write("0", to: enable)
+            try Self.write("0", to: "\(directory)/duty_cycle")
+            try Self.write("\(period)", to: "\(directory)/period")
+            try Self.write("\(period / 2)", to: "\(directory)/duty_cycle")
+        } catch {
+            throw GPIOError("buzzer (PWM \(directory)): cannot configure: \(error)")
         }
     }
 
     /// Starts or stops the tone.
     func set(_ on: Bool) {
-        lock.withLock { _ in _ = Self.write(on ? "1" : "0", to: enable) }
+        lock.withLock { _ in try? Self.write(on ? "1" : "0", to: enable) }
     }
 
     /// Stops the tone; the channel stays exported for the next start.
     func release() { set(false) }
 
-    private static func write(_ text: String, to path: String) -> Bool {
-        let fd = open(path, O_WRONLY | O_CLOEXEC)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        let bytes = Array(text.utf8)
-        return bytes.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) } == bytes.count
+    /// Writes a sysfs attribute in one write, as the kernel wants it.
+    private static func write(_ text: String, to path: String) throws(Errno) {
+        do {
+            let file = try FileDescriptor.open(path, .writeOnly, options: .closeOnExec)
+            _ = try file.closeAfter { try file.writeAll(text.utf8) }
+        } catch let error as Errno {
+            throw error
+        } catch {
+            throw Errno.ioError
+        }
     }
 }
 

@@ -3,6 +3,7 @@ import ScannerCore
 #if canImport(Glibc)
 import Glibc
 #endif
+import SystemPackage
 
 /// An image file that could not be turned into a frame; the message names the file.
 public struct ImageFileError: Error, CustomStringConvertible {
@@ -74,11 +75,15 @@ public enum ImageFile {
     }
 
     private static func readBytes(path: String) throws(ImageFileError) -> [UInt8] {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw ImageFileError(path: path, reason: String(cString: strerror(errno))) }
-        defer { close(fd) }
+        let file: FileDescriptor
+        do {
+            file = try FileDescriptor.open(path, .readOnly, options: .closeOnExec)
+        } catch {
+            throw ImageFileError(path: path, reason: "\(error)")
+        }
+        defer { try? file.close() }
         var status = stat()
-        guard fstat(fd, &status) == 0 else { throw ImageFileError(path: path, reason: String(cString: strerror(errno))) }
+        guard fstat(file.rawValue, &status) == 0 else { throw ImageFileError(path: path, reason: Errno(rawValue: errno).description) }
         guard status.st_mode & S_IFMT == S_IFREG else { throw ImageFileError(path: path, reason: "not a regular file") }
         guard status.st_size <= maxFileBytes else {
             throw ImageFileError(path: path, reason: "file too large (\(status.st_size) bytes, limit \(maxFileBytes))")
@@ -86,11 +91,13 @@ public enum ImageFile {
         var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
         var filled = 0
         while filled < bytes.count {
-            let count = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + filled, $0.count - filled) }
-            if count < 0, errno == EINTR { continue }
-            guard count > 0 else {
-                throw ImageFileError(path: path, reason: count == 0 ? "file shrank while reading" : String(cString: strerror(errno)))
+            let count: Int
+            do {
+                count = try bytes.withUnsafeMutableBytes { try file.read(into: UnsafeMutableRawBufferPointer(rebasing: $0[filled...])) }
+            } catch {
+                throw ImageFileError(path: path, reason: "\(error)")
             }
+            guard count > 0 else { throw ImageFileError(path: path, reason: "file shrank while reading") }
             filled += count
         }
         return bytes

@@ -1,6 +1,7 @@
 import FoundationEssentials
 import Glibc
 import ScannerCore
+import SystemPackage
 
 /// The board as the POS PC's USB keyboard, through the HID gadget's /dev/hidg0: 8-byte boot
 /// keyboard reports (modifiers, reserved, six keys), an all-zero release after every key. Writes
@@ -11,7 +12,7 @@ final class HIDGadgetKeyboard: KeyboardDevice, @unchecked Sendable {
     private let path: String
     private let layout: KeyboardLayout
     private let capsLockCompensation: Bool
-    private var fd: Int32 = -1
+    private var file: FileDescriptor?
     /// The host's LED state (bit 1: Caps Lock), as last reported.
     private var leds: UInt8 = 0
     /// How long one report may wait for the host to poll.
@@ -24,9 +25,10 @@ final class HIDGadgetKeyboard: KeyboardDevice, @unchecked Sendable {
     }
 
     func open() throws(KeyboardError) {
-        fd = Glibc.open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            let reason = String(cString: strerror(errno))
+        do {
+            file = try FileDescriptor.open(path, .readWrite, options: [.nonBlocking, .closeOnExec])
+        } catch {
+            let reason = "\(error)"
             throw KeyboardError(
                 kind: .unavailable,
                 description: "cannot open \(path): \(reason) (is the HID gadget configured? see hardware.md; the daemon's user needs the input group)")
@@ -60,7 +62,8 @@ final class HIDGadgetKeyboard: KeyboardDevice, @unchecked Sendable {
     }
 
     private func write(_ report: [UInt8]) throws(KeyboardError) {
-        var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        guard let file else { throw KeyboardError(kind: .unavailable, description: "\(path) is not open") }
+        var descriptor = pollfd(fd: file.rawValue, events: Int16(POLLOUT), revents: 0)
         let ready = poll(&descriptor, 1, Self.reportTimeoutMilliseconds)
         guard ready > 0, descriptor.revents & Int16(POLLOUT) != 0 else {
             if descriptor.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 {
@@ -68,20 +71,25 @@ final class HIDGadgetKeyboard: KeyboardDevice, @unchecked Sendable {
             }
             throw KeyboardError(kind: .stalled, description: "the USB host is not polling the keyboard (\(path) not writable for \(Self.reportTimeoutMilliseconds) ms): is the cable in a powered-on PC?")
         }
-        let written = report.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, 8) }
-        if written == 8 { return }
-        if errno == EAGAIN { throw KeyboardError(kind: .stalled, description: "the USB host is not polling the keyboard (\(path) write would block)") }
-        throw KeyboardError(kind: .unavailable, description: "\(path): write failed: \(String(cString: strerror(errno)))")
+        let written: Int
+        do {
+            written = try report.prefix(8).withUnsafeBytes { try file.write($0) }
+        } catch Errno.wouldBlock {
+            throw KeyboardError(kind: .stalled, description: "the USB host is not polling the keyboard (\(path) write would block)")
+        } catch {
+            throw KeyboardError(kind: .unavailable, description: "\(path): write failed: \(error)")
+        }
+        guard written == 8 else { throw KeyboardError(kind: .unavailable, description: "\(path): short write of \(written) bytes") }
     }
 
     /// Takes the newest LED output report, if the host sent one.
     private func readLEDs() {
         var byte: UInt8 = 0
-        while Glibc.read(fd, &byte, 1) == 1 { leds = byte }
+        while let file, (try? withUnsafeMutableBytes(of: &byte) { try file.read(into: $0) }) == 1 { leds = byte }
     }
 
     func close() {
-        if fd >= 0 { Glibc.close(fd) }
-        fd = -1
+        try? file?.close()
+        file = nil
     }
 }

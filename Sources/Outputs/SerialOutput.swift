@@ -3,6 +3,7 @@ import Glibc
 import Logging
 import ScannerCore
 import ScannerProtocol
+import SystemPackage
 
 /// Reads written to a serial port (a USB-serial adapter, or the board's USB CDC-ACM gadget
 /// `/dev/ttyGS0`). The port is opened raw with the configured line settings; when it vanishes
@@ -28,7 +29,7 @@ public final class SerialOutput: Output {
     public func stop() { worker.stop() }
 
     private func run() {
-        var fd: Int32 = -1
+        var port: FileDescriptor?
         // Logged when it changes; the first state is always logged.
         var lastProblem: String? = "starting"
         func report(_ problem: String?) {
@@ -43,73 +44,78 @@ public final class SerialOutput: Output {
             lastProblem = problem
         }
         while !worker.isStopped {
-            if fd < 0 {
+            guard let open = port else {
                 switch openPort() {
                 case .success(let opened):
-                    fd = opened
+                    port = opened
                     report(nil)
                 case .failure(let problem):
                     report(problem.description)
                     // Reads still expire while the port is away.
                     _ = worker.peek(timeout: 0)
                     usleep(250_000)
-                    continue
                 }
+                continue
             }
             guard let item = worker.peek(timeout: 0.25) else { continue }
-            switch write(format.bytes(for: item.read), to: fd) {
+            switch write(format.bytes(for: item.read), to: open) {
             case .sent:
                 worker.sent()
             case .gone(let problem):
-                close(fd)
-                fd = -1
+                try? open.close()
+                port = nil
                 report(problem)
             case .stalled:
                 // Flow control held us off: keep the read and retry (it expires by age if it never goes).
                 worker.setState("waiting", "flow control: the other side is not taking data")
             }
         }
-        if fd >= 0 { close(fd) }
+        try? port?.close()
         worker.finished()
     }
 
     private enum WriteResult { case sent, gone(String), stalled }
 
-    private func write(_ bytes: [UInt8], to fd: Int32) -> WriteResult {
+    private func write(_ bytes: [UInt8], to port: FileDescriptor) -> WriteResult {
         var offset = 0
         while offset < bytes.count {
-            var descriptor = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            var descriptor = pollfd(fd: port.rawValue, events: Int16(POLLOUT), revents: 0)
             let ready = poll(&descriptor, 1, 2000)
             if ready == 0 { return .stalled }
             if descriptor.revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return .gone("the port went away") }
-            let count = bytes[offset...].withUnsafeBytes { Glibc.write(fd, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EAGAIN || errno == EINTR { continue }
-                return .gone("write failed: \(String(cString: strerror(errno)))")
+            do {
+                offset += try bytes[offset...].withUnsafeBytes { try port.write($0) }
+            } catch Errno.wouldBlock {
+                continue
+            } catch {
+                return .gone("write failed: \(error)")
             }
-            offset += count
         }
         return .sent
     }
 
     private struct OpenProblem: Error, CustomStringConvertible { let description: String }
 
-    private func openPort() -> Result<Int32, OpenProblem> {
-        let fd = open(config.device, O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            let code = errno
+    private func openPort() -> Result<FileDescriptor, OpenProblem> {
+        let port: FileDescriptor
+        do {
+            port = try FileDescriptor.open(config.device, .readWrite, options: [.nonBlocking, .closeOnExec, FileDescriptor.OpenOptions(rawValue: O_NOCTTY)])
+        } catch {
+            let code = (error as? Errno) ?? Errno(rawValue: 0)
             let hint = switch code {
-            case ENOENT, ENODEV, ENXIO: "is it plugged in (or the gadget configured)?"
-            case EACCES: "the daemon's user needs the dialout group"
-            case EBUSY: "another program holds it"
+            case .noSuchFileOrDirectory, .operationNotSupportedByDevice, .noSuchAddressOrDevice: "is it plugged in (or the gadget configured)?"
+            case .permissionDenied: "the daemon's user needs the dialout group"
+            case .resourceBusy: "another program holds it"
             default: ""
             }
-            return .failure(OpenProblem(description: "cannot open \(config.device): \(String(cString: strerror(code))) \(hint)"))
+            return .failure(OpenProblem(description: "cannot open \(config.device): \(error) \(hint)"))
         }
+        let fd = port.rawValue
         var settings = termios()
         guard tcgetattr(fd, &settings) == 0 else {
-            close(fd)
-            return .failure(OpenProblem(description: "\(config.device) is not a serial port (tcgetattr: \(String(cString: strerror(errno))))"))
+            let reason = Errno(rawValue: errno)
+            try? port.close()
+            return .failure(OpenProblem(description: "\(config.device) is not a serial port (tcgetattr: \(reason))"))
         }
         cfmakeraw(&settings)
         let speeds: [Int: speed_t] = [
@@ -136,10 +142,10 @@ public final class SerialOutput: Output {
         case .xonXoff: settings.c_iflag |= tcflag_t(IXON | IXOFF)
         }
         guard tcsetattr(fd, TCSANOW, &settings) == 0 else {
-            let reason = String(cString: strerror(errno))
-            close(fd)
+            let reason = Errno(rawValue: errno)
+            try? port.close()
             return .failure(OpenProblem(description: "cannot set \(config.device) to \(config.baud) baud: \(reason)"))
         }
-        return .success(fd)
+        return .success(port)
     }
 }

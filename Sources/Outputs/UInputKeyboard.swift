@@ -2,20 +2,24 @@ import CUInput
 import FoundationEssentials
 import Glibc
 import ScannerCore
+import SystemPackage
 
 /// A virtual keyboard made through /dev/uinput: created once, then EV_KEY press and release
 /// events, each followed by SYN_REPORT, with Shift (and AltGr) pressed around the key.
 // Used by its output's thread only.
 final class UInputKeyboard: KeyboardDevice, @unchecked Sendable {
     private let path: String
-    private var fd: Int32 = -1
+    private var file: FileDescriptor?
+    /// The descriptor for ioctl, -1 while closed.
+    private var fd: Int32 { file?.rawValue ?? -1 }
 
     init(path: String) { self.path = path }
 
     func open() throws(KeyboardError) {
-        fd = Glibc.open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else {
-            let reason = String(cString: strerror(errno))
+        do {
+            file = try FileDescriptor.open(path, .writeOnly, options: [.nonBlocking, .closeOnExec])
+        } catch {
+            let reason = "\(error)"
             throw KeyboardError(kind: .unavailable, description: "cannot open \(path): \(reason) (modprobe uinput; the daemon's user needs the input group)")
         }
         var setup = uinput_setup()
@@ -35,7 +39,7 @@ final class UInputKeyboard: KeyboardDevice, @unchecked Sendable {
             ("UI_DEV_CREATE", { ioctl(self.fd, UInt(KS_UI_DEV_CREATE)) }),
         ]
         for (name, step) in steps where step() < 0 {
-            let reason = String(cString: strerror(errno))
+            let reason = Errno(rawValue: errno).description
             close()
             throw KeyboardError(kind: .unavailable, description: "\(path): \(name) failed: \(reason)")
         }
@@ -89,17 +93,22 @@ final class UInputKeyboard: KeyboardDevice, @unchecked Sendable {
         events[1].type = KS_EV_SYN
         events[1].code = KS_SYN_REPORT
         let size = MemoryLayout<input_event>.stride * 2
-        let written = events.withUnsafeBytes { Glibc.write(fd, $0.baseAddress, size) }
-        guard written == size else {
-            throw KeyboardError(kind: .unavailable, description: "\(path): write failed: \(String(cString: strerror(errno)))")
+        guard let file else { throw KeyboardError(kind: .unavailable, description: "\(path) is not open") }
+        do {
+            let written = try events.withUnsafeBytes { try file.write($0) }
+            guard written == size else { throw KeyboardError(kind: .unavailable, description: "\(path): short write of \(written) bytes") }
+        } catch let error as KeyboardError {
+            throw error
+        } catch {
+            throw KeyboardError(kind: .unavailable, description: "\(path): write failed: \(error)")
         }
     }
 
     func close() {
-        if fd >= 0 {
-            _ = ioctl(fd, UInt(KS_UI_DEV_DESTROY))
-            Glibc.close(fd)
+        if let file {
+            _ = ioctl(file.rawValue, UInt(KS_UI_DEV_DESTROY))
+            try? file.close()
         }
-        fd = -1
+        file = nil
     }
 }

@@ -7,6 +7,7 @@ import ScannerCore
 import Glibc
 #endif
 import ScannerProtocol
+import SystemPackage
 
 /// `kiosk-scanner listen`: prints reads from the socket as they arrive, reconnecting by itself.
 struct Listen: ParsableCommand {
@@ -28,7 +29,7 @@ struct Listen: ParsableCommand {
         var announced = false
         while true {
             guard let connection = SocketLines(path: socket) else {
-                if !announced { Scan.fail("waiting for \(socket): \(String(cString: strerror(errno)))") }
+                if !announced { Scan.fail("waiting for \(socket): \(Errno(rawValue: errno).description)") }
                 announced = true
                 usleep(300_000)
                 continue

@@ -6,6 +6,7 @@ import ScannerCore
 import Glibc
 #endif
 import ScannerProtocol
+import SystemPackage
 
 /// `kiosk-scanner record DIR --seconds N`: the daemon's frames as PGM files plus an index of times
 /// and reads, which `camera.device: replay:DIR` plays back at a desk.
@@ -47,7 +48,7 @@ struct Record: ParsableCommand {
             throw ExitCode(1)
         }
         guard let connection = SocketLines(path: socket) else {
-            Scan.fail("cannot connect to \(socket): \(String(cString: strerror(errno))); is the daemon running?")
+            Scan.fail("cannot connect to \(socket): \(Errno(rawValue: errno).description); is the daemon running?")
             throw ExitCode(2)
         }
         connection.declareTool()

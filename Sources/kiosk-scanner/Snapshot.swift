@@ -4,6 +4,7 @@ import Glibc
 import ImageFiles
 import ScannerCore
 import ScannerProtocol
+import SystemPackage
 
 /// `kiosk-scanner snapshot`: the running daemon's current view, for aiming the camera and setting the viewport.
 struct Snapshot: ParsableCommand {
@@ -20,7 +21,7 @@ struct Snapshot: ParsableCommand {
 
     func run() throws {
         guard let connection = SocketLines(path: socket) else {
-            Scan.fail("cannot connect to \(socket): \(String(cString: strerror(errno))); is the daemon running?")
+            Scan.fail("cannot connect to \(socket): \(Errno(rawValue: errno).description); is the daemon running?")
             throw ExitCode(2)
         }
         connection.declareTool()

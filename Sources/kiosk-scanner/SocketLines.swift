@@ -5,6 +5,7 @@ import FoundationEssentials
 import Glibc
 #endif
 import ScannerProtocol
+import SystemPackage
 
 /// A connection to the daemon's socket, read a line at a time (for `listen`, `status`, `snapshot`, `record`).
 final class SocketLines {
@@ -93,10 +94,14 @@ final class SocketLines {
                 searched -= start
                 start = 0
             }
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            timedOut = count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)
-            if count <= 0 { return nil }
+            let count: Int
+            do {
+                count = try chunk.withUnsafeMutableBytes { try FileDescriptor(rawValue: fd).read(into: $0) }
+            } catch {
+                timedOut = error as? Errno == .wouldBlock
+                return nil
+            }
+            if count == 0 { return nil }
             chunk.withUnsafeBytes { buffer.append(contentsOf: $0.prefix(count)) }
         }
     }

@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import ScannerCore
 import ScannerProtocol
+import SystemPackage
 
 /// `kiosk-scanner status`: what the running daemon is doing, from its `status` command.
 struct Status: ParsableCommand {
@@ -24,7 +25,7 @@ struct Status: ParsableCommand {
 
     func run() throws {
         guard let connection = SocketLines(path: socket, timeout: timeout) else {
-            Scan.fail("cannot connect to \(socket): \(String(cString: strerror(errno))); is the daemon running?")
+            Scan.fail("cannot connect to \(socket): \(Errno(rawValue: errno).description); is the daemon running?")
             throw ExitCode(2)
         }
         connection.declareTool()
