@@ -5,7 +5,7 @@ let package = Package(
     name: "KioskScanner",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "kiosk-scanner", targets: ["kiosk-scanner"]),
+        .executable(name: "kiosk-scanner", targets: ["kiosk-scanner"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -63,7 +63,10 @@ let package = Package(
         // Outputs besides the socket: serial ports and keyboard wedges (uinput, USB HID gadget).
         .target(
             name: "Outputs",
-            dependencies: ["ScannerCore", "ScannerProtocol", "CUInput", .product(name: "Logging", package: "swift-log"), .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: [
+                "ScannerCore", "ScannerProtocol", "CUInput", .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         // The config file, parsed with libyaml into the ScannerCore model.
         .target(name: "ConfigFile", dependencies: ["ScannerCore", "CYAML", .product(name: "SystemPackage", package: "swift-system")]),

@@ -20,7 +20,9 @@ struct AccuracyBenchmark {
         print("accuracy over \(corpus): images read (or codes reported, on falsepositives-*)")
         print("readers: zbar (ours, ZBar alone); zxing (zxing-cpp 3.1.1 alone through its C API: every format but ISBN and")
         print("         the EAN add-ons); zxing+bin (zxing plus its global-histogram binarizer); both (routed: ZBar, zxing-cpp for 2D and")
-        print("         for QR and linear codes when ZBar found nothing); both+inv, both+half, both+bin: both plus one second look on frames where the first found")
+        print(
+            "         for QR and linear codes when ZBar found nothing); both+inv, both+half, both+bin: both plus one second look on frames where the first found"
+        )
         print("         nothing (ZBar inverted, ZBar at half size, zxing-cpp's global-histogram binarizer); both+prep: the")
         print("         default (\(Preprocessing.defaults.map(\.rawValue).sorted().joined(separator: ", "))); all+prep: both+prep where zxing-cpp's QR and")
         print("         linear reads always count; zbarimg (ZBar alone); zxing-all (zxing-cpp alone,")
@@ -48,13 +50,22 @@ struct AccuracyBenchmark {
             ("zxing+bin", try ZXingDecoder(config: zxingBinarizer)), ("both", try both([])),
             ("both+inv", try both([.inverted])), ("both+half", try both([.secondScale])), ("both+bin", try both([.binarizer])),
             ("both+prep", try both(Preprocessing.defaults)),
-            ("all+prep", try RoutedDecoder(config: { var config = all; config.preprocessing = Preprocessing.defaults; return config }(), fallback: true, everything: true)),
+            (
+                "all+prep",
+                try RoutedDecoder(
+                    config: {
+                        var config = all
+                        config.preprocessing = Preprocessing.defaults
+                        return config
+                    }(), fallback: true, everything: true)
+            ),
         ]
         let names = readers.map(\.0) + ["zbarimg", "zxing-all"]
         let widths = names.map { max($0.count + 2, 6) }
         print(pad("set", 18) + pad("images", 7) + zip(names, widths).map { pad($0, $1) }.joined() + "best single")
         var totals = [Int](repeating: 0, count: names.count + 1)
-        let zbarimgIndex = names.firstIndex(of: "zbarimg")!, zxingAllIndex = names.firstIndex(of: "zxing-all")!
+        let zbarimgIndex = names.firstIndex(of: "zbarimg")!
+        let zxingAllIndex = names.firstIndex(of: "zxing-all")!
         let bothIndex = names.firstIndex(of: "both+prep")!
         var aborts = 0
         var others = [Int](repeating: 0, count: names.count)
@@ -82,8 +93,9 @@ struct AccuracyBenchmark {
                 }
             }
             let bestSingle = max(counts[zxingAllIndex], counts[zbarimgIndex])
-            print(pad(set, 18) + pad("\(images.count)", 7) + counts.enumerated().map { pad("\($0.element)", widths[$0.offset]) }.joined()
-                + (falsePositives ? "(reported)" : "\(bestSingle)\(counts[bothIndex] < bestSingle ? "  both+prep below best" : "")"))
+            print(
+                pad(set, 18) + pad("\(images.count)", 7) + counts.enumerated().map { pad("\($0.element)", widths[$0.offset]) }.joined()
+                    + (falsePositives ? "(reported)" : "\(bestSingle)\(counts[bothIndex] < bestSingle ? "  both+prep below best" : "")"))
             if !falsePositives {
                 totals[0] += images.count
                 for index in counts.indices { totals[index + 1] += counts[index] }
@@ -99,7 +111,8 @@ struct AccuracyBenchmark {
     private func zxingAlone(_ path: String) -> [String]? {
         let benchmarks = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         let script = benchmarks.appendingPathComponent("zxing-alone.py").standardized.path
-        let python = ProcessInfo.processInfo.environment["ZXING_ANCHOR_PYTHON"]
+        let python =
+            ProcessInfo.processInfo.environment["ZXING_ANCHOR_PYTHON"]
             ?? benchmarks.appendingPathComponent("../.build/zxing-anchor/bin/python3").standardized.path
         guard let (status, data) = output(of: python, [script, path]), status == 0 else { return nil }
         return try? JSONDecoder().decode([String].self, from: data)
@@ -178,8 +191,9 @@ struct XMLSymbols {
         var found: [String] = []
         for part in text.components(separatedBy: "<symbol ").dropFirst() {
             guard let type = part.components(separatedBy: "type='").dropFirst().first?.components(separatedBy: "'").first,
-                  let body = part.components(separatedBy: "<data").dropFirst().first?.components(separatedBy: "</data>").first,
-                  let start = body.firstIndex(of: ">") else { continue }
+                let body = part.components(separatedBy: "<data").dropFirst().first?.components(separatedBy: "</data>").first,
+                let start = body.firstIndex(of: ">")
+            else { continue }
             var value = String(body[body.index(after: start)...])
             if value.hasPrefix("<![CDATA[") { value = String(value.dropFirst(9).dropLast(3)) }
             found.append("\(type):\(value.replacingOccurrences(of: "]]]]><![CDATA[>", with: "]]>"))")

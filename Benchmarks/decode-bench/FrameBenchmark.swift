@@ -19,15 +19,18 @@ struct FrameBenchmark {
 
         print("per-frame decode: ours (ZBarDecoder, full-frame viewport) / bare C libzbar loop, same frames")
         print("median of \(rounds) alternating rounds x \(iterations) frames; found = codes found per frame (ours/bare)")
-        print("prep = ZBar with the default second looks on frames where it found nothing (\(Preprocessing.defaults.map(\.rawValue).sorted().joined(separator: ", ")))")
+        print(
+            "prep = ZBar with the default second looks on frames where it found nothing (\(Preprocessing.defaults.map(\.rawValue).sorted().joined(separator: ", ")))"
+        )
         print("engine both (ZBar; zxing-cpp for PDF417/DataMatrix/Aztec, and QR and linear codes when ZBar found nothing), with the default second looks:")
         print("  both 1 frame = both libraries on each frame (a still image, as scan does), against prep")
         print("  both in turn = a stream, as the daemon runs it: the frames alternate between ZBar and zxing-cpp; aim: in turn / prep <= 1 at 640x480")
         print("  plain in turn = the same without second looks, against ours; zxing = zxing-cpp alone, every symbology it reads here, no second looks")
         print("  gate = the change gate on an unchanged frame (what an idle scanner pays per frame): default viewport, whole frame")
-        print(pad("frame", 18) + pad("ours us", 10) + pad("bare us", 10) + pad("ratio", 8) + pad("found", 8) + pad("viewport us", 13)
-            + pad("prep us", 10) + pad("prep/ours", 11) + pad("both 1 frame", 14) + pad("/prep", 7) + pad("both in turn", 14) + pad("/prep", 7)
-            + pad("plain in turn", 15) + pad("/ours", 7) + pad("zxing us", 10) + pad("gate us", 9) + "gate full us")
+        print(
+            pad("frame", 18) + pad("ours us", 10) + pad("bare us", 10) + pad("ratio", 8) + pad("found", 8) + pad("viewport us", 13)
+                + pad("prep us", 10) + pad("prep/ours", 11) + pad("both 1 frame", 14) + pad("/prep", 7) + pad("both in turn", 14) + pad("/prep", 7)
+                + pad("plain in turn", 15) + pad("/ours", 7) + pad("zxing us", 10) + pad("gate us", 9) + "gate full us")
         var zbarConfig = DecoderConfig()
         zbarConfig.engine = .zbar
         zbarConfig.symbologies = DecoderEngine.zbar.defaultSymbologies
@@ -51,44 +54,60 @@ struct FrameBenchmark {
                 ("noise", noise(size)),
             ]
             for (name, frame) in scenes {
-                var ours: [Double] = [], bare: [Double] = [], viewport: [Double] = [], routed: [Double] = [], prep: [Double] = []
-                var inTurn: [Double] = [], plainInTurn: [Double] = [], alone: [Double] = [], look = 0
+                var ours: [Double] = []
+                var bare: [Double] = []
+                var viewport: [Double] = []
+                var routed: [Double] = []
+                var prep: [Double] = []
+                var inTurn: [Double] = []
+                var plainInTurn: [Double] = []
+                var alone: [Double] = []
+                var look = 0
                 // The change gate on an unchanged scene: what an idle scanner pays per frame.
-                var gates: [Double] = [], fullGates: [Double] = []
-                var gate = ChangeGate(config: GatingConfig()), fullGate = ChangeGate(config: GatingConfig())
+                var gates: [Double] = []
+                var fullGates: [Double] = []
+                var gate = ChangeGate(config: GatingConfig())
+                var fullGate = ChangeGate(config: GatingConfig())
                 gate.config.maxIntervalSeconds = .infinity
                 fullGate.config.maxIntervalSeconds = .infinity
-                let region = Viewport.standard.pixels(in: frame.size), whole = Viewport.full.pixels(in: frame.size)
-                var oursFound = 0, bareFound = 0
+                let region = Viewport.standard.pixels(in: frame.size)
+                let whole = Viewport.full.pixels(in: frame.size)
+                var oursFound = 0
+                var bareFound = 0
                 for _ in 0..<rounds {
                     ours.append(try time { oursFound = try decoder.symbols(in: frame, viewport: .full).count })
                     var nanoseconds: UInt64 = 0
-                    bareFound = Int(zbar_anchor_scan(frame.storage.base.assumingMemoryBound(to: UInt8.self), Int32(frame.width), Int32(frame.height), Int32(iterations), &nanoseconds))
+                    bareFound = Int(
+                        zbar_anchor_scan(
+                            frame.storage.base.assumingMemoryBound(to: UInt8.self), Int32(frame.width), Int32(frame.height), Int32(iterations), &nanoseconds))
                     bare.append(Double(nanoseconds) / Double(iterations) / 1000)
                     viewport.append(try time { _ = try decoder.symbols(in: frame, viewport: .standard) })
                     routed.append(try time { _ = try both.symbols(in: frame, viewport: .full) })
                     prep.append(try time { _ = try prepared.symbols(in: frame, viewport: .full) })
-                    inTurn.append(try time {
-                        _ = try both.symbols(in: frame, viewport: .full, look: look)
-                        look = (look + 1) % both.looks
-                    })
+                    inTurn.append(
+                        try time {
+                            _ = try both.symbols(in: frame, viewport: .full, look: look)
+                            look = (look + 1) % both.looks
+                        })
                     alone.append(try time { _ = try zxing.symbols(in: frame, viewport: .full) })
                     gates.append(try time { _ = gate.decide(frame, viewport: region, at: 1) })
                     fullGates.append(try time { _ = fullGate.decide(frame, viewport: whole, at: 1) })
-                    plainInTurn.append(try time {
-                        _ = try both.symbols(in: frame, viewport: .full, secondLooks: false, look: look)
-                        look = (look + 1) % both.looks
-                    })
+                    plainInTurn.append(
+                        try time {
+                            _ = try both.symbols(in: frame, viewport: .full, secondLooks: false, look: look)
+                            look = (look + 1) % both.looks
+                        })
                 }
                 let (o, b) = (median(ours), median(bare))
-                print(pad("\(size.width)x\(size.height) \(name)", 18) + pad(String(format: "%.0f", o), 10) + pad(String(format: "%.0f", b), 10)
-                    + pad(String(format: "%.3f", o / b), 8) + pad("\(oursFound)/\(bareFound)", 8) + pad(String(format: "%.0f", median(viewport)), 13)
-                    + pad(String(format: "%.0f", median(prep)), 10) + pad(String(format: "%.2f", median(prep) / o), 11)
-                    + pad(String(format: "%.0f", median(routed)), 14) + pad(String(format: "%.2f", median(routed) / median(prep)), 7)
-                    + pad(String(format: "%.0f", median(inTurn)), 14) + pad(String(format: "%.2f", median(inTurn) / median(prep)), 7)
-                    + pad(String(format: "%.0f", median(plainInTurn)), 15) + pad(String(format: "%.2f", median(plainInTurn) / o), 7)
-                    + pad(String(format: "%.0f", median(alone)), 10) + pad(String(format: "%.1f", median(gates)), 9)
-                    + String(format: "%.1f", median(fullGates)))
+                print(
+                    pad("\(size.width)x\(size.height) \(name)", 18) + pad(String(format: "%.0f", o), 10) + pad(String(format: "%.0f", b), 10)
+                        + pad(String(format: "%.3f", o / b), 8) + pad("\(oursFound)/\(bareFound)", 8) + pad(String(format: "%.0f", median(viewport)), 13)
+                        + pad(String(format: "%.0f", median(prep)), 10) + pad(String(format: "%.2f", median(prep) / o), 11)
+                        + pad(String(format: "%.0f", median(routed)), 14) + pad(String(format: "%.2f", median(routed) / median(prep)), 7)
+                        + pad(String(format: "%.0f", median(inTurn)), 14) + pad(String(format: "%.2f", median(inTurn) / median(prep)), 7)
+                        + pad(String(format: "%.0f", median(plainInTurn)), 15) + pad(String(format: "%.2f", median(plainInTurn) / o), 7)
+                        + pad(String(format: "%.0f", median(alone)), 10) + pad(String(format: "%.1f", median(gates)), 9)
+                        + String(format: "%.1f", median(fullGates)))
             }
         }
     }
@@ -112,7 +131,8 @@ struct FrameBenchmark {
 
     private func centred(_ image: Frame, in size: Size) -> Frame {
         var pixels = [UInt8](repeating: 220, count: size.width * size.height)
-        let left = (size.width - image.width) / 2, top = (size.height - image.height) / 2
+        let left = (size.width - image.width) / 2
+        let top = (size.height - image.height) / 2
         for y in 0..<image.height { for x in 0..<image.width { pixels[(top + y) * size.width + left + x] = image[x, y] } }
         return Frame(width: size.width, height: size.height, pixels: pixels)
     }

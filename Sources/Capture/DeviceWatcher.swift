@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Waits for a device node to appear or change, with inotify on the nearest directory that

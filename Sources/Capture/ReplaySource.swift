@@ -65,7 +65,9 @@ public final class ReplaySource: FrameSource {
             due = max(due + pauses[next], MonotonicClock.nanoseconds() - 1_000_000_000)
             next = (next + 1) % frames.count
             sequence += 1
-            return Frame(width: image.width, height: image.height, stride: image.stride, timestamp: MonotonicClock.nanoseconds(), sequence: sequence, storage: image.storage)
+            return Frame(
+                width: image.width, height: image.height, stride: image.stride, timestamp: MonotonicClock.nanoseconds(), sequence: sequence,
+                storage: image.storage)
         }
         // Late frames are skipped, as a camera drops what nobody dequeued.
         let late = (MonotonicClock.nanoseconds() - due) / period
@@ -75,7 +77,8 @@ public final class ReplaySource: FrameSource {
         let image = frames[next]
         next = (next + 1) % frames.count
         sequence += 1
-        return Frame(width: image.width, height: image.height, stride: image.stride, timestamp: MonotonicClock.nanoseconds(), sequence: sequence, storage: image.storage)
+        return Frame(
+            width: image.width, height: image.height, stride: image.stride, timestamp: MonotonicClock.nanoseconds(), sequence: sequence, storage: image.storage)
     }
 
     public func close() {}

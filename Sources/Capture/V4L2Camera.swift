@@ -5,7 +5,7 @@ import ScannerCore
 import SystemPackage
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A V4L2 camera streaming from mmap buffers, always handing out the newest frame.
@@ -79,7 +79,8 @@ public final class V4L2Camera: FrameSource {
         }
         let caps = capability.capabilities & UInt32(V4L2_CAP_DEVICE_CAPS) != 0 ? capability.device_caps : capability.capabilities
         guard caps & UInt32(V4L2_CAP_VIDEO_CAPTURE) != 0, caps & UInt32(V4L2_CAP_STREAMING) != 0 else {
-            throw CameraError(state: .unsupported, device: path, detail: "\(path) is not a streaming capture device (a metadata node? try the other /dev/video*)")
+            throw CameraError(
+                state: .unsupported, device: path, detail: "\(path) is not a streaming capture device (a metadata node? try the other /dev/video*)")
         }
         let offered = offeredFormats(device)
         guard let chosen = PixelFormat.preferred(among: offered) else {
@@ -100,7 +101,8 @@ public final class V4L2Camera: FrameSource {
         guard let actual = PixelFormat.allCases.first(where: { $0.fourcc == requested.fmt.pix.pixelformat }) else {
             throw CameraError(state: .unsupported, device: path, detail: "driver switched to \(PixelFormat.name(requested.fmt.pix.pixelformat))")
         }
-        let width = Int(requested.fmt.pix.width), height = Int(requested.fmt.pix.height)
+        let width = Int(requested.fmt.pix.width)
+        let height = Int(requested.fmt.pix.height)
         let bytesPerLine = max(Int(requested.fmt.pix.bytesperline), actual.luma.isPacked ? width * 2 : width)
         let fps = setFrameRate(device, fps: config.fps)
         applyControls(device, config.controls, logger: logger)
@@ -183,7 +185,8 @@ public final class V4L2Camera: FrameSource {
             let scratch = scratchPlane()
             let target = UnsafeMutableRawPointer(mutating: scratch.base)
             for y in 0..<height {
-                let row = mapped.pointer + y * bytesPerLine + offset, out = target + y * width
+                let row = mapped.pointer + y * bytesPerLine + offset
+                let out = target + y * width
                 for x in 0..<width { out.storeBytes(of: row.load(fromByteOffset: x * 2, as: UInt8.self), toByteOffset: x, as: UInt8.self) }
             }
             return Frame(width: width, height: height, stride: width, timestamp: timestamp, sequence: sequence, storage: scratch)

@@ -2,7 +2,7 @@ import CV4L2
 import SystemPackage
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The one seam between the scanner and libv4l2: every libv4l2 call goes through here, and

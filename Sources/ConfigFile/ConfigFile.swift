@@ -1,9 +1,9 @@
 import ScannerCore
+import SystemPackage
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
-import SystemPackage
 
 /// Reads the YAML config file into a validated `ScannerConfig`.
 public enum ConfigFile {
@@ -120,7 +120,8 @@ public enum ConfigFile {
 
     private static func readViewport(_ value: Value) throws(ConfigError) -> Viewport {
         var section = try Section(node: value.node, file: value.file, path: value.key, line: value.line)
-        let square = section.value("square"), rect = section.value("rect")
+        let square = section.value("square")
+        let rect = section.value("rect")
         try section.finish()
         let viewport: Viewport
         switch (square, rect) {

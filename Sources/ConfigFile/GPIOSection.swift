@@ -63,7 +63,9 @@ extension ConfigFile {
         case "active":
             return try line(&section, input: false).map { .active($0) }
         case "passive":
-            var chip = BuzzerConfig.defaultPWMChip, channel = BuzzerConfig.defaultPWMChannel, frequency = BuzzerConfig.defaultFrequency
+            var chip = BuzzerConfig.defaultPWMChip
+            var channel = BuzzerConfig.defaultPWMChannel
+            var frequency = BuzzerConfig.defaultFrequency
             if let value = section.value("pwm_chip") {
                 chip = try value.string()
                 guard chip.hasPrefix("/") else { throw value.error("must be a sysfs path such as /sys/class/pwm/pwmchip0") }

@@ -105,7 +105,8 @@ extension ConfigFile {
         var parts = text.split(separator: "+", omittingEmptySubsequences: false).map(String.init)
         // "ctrl++" is Ctrl and the + key.
         if text.hasSuffix("++") { parts = Array(parts.dropLast(2)) + ["+"] }
-        guard let last = parts.popLast(), last.count == 1, case .stroke(let key, let levelModifiers)? = KeyboardLayout.us.actions(for: Character(last))?.first else {
+        guard let last = parts.popLast(), last.count == 1, case .stroke(let key, let levelModifiers)? = KeyboardLayout.us.actions(for: Character(last))?.first
+        else {
             throw value.error("expected modifiers and one character, e.g. ctrl+] (or tab, or none)")
         }
         var modifiers = levelModifiers

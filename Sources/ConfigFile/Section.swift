@@ -33,7 +33,8 @@ struct Section {
             }
             if let first = positions[name.string] {
                 throw ConfigError(
-                    file: file, line: name.line, key: Self.qualified(name.string, in: path), reason: "key given twice (first on line \(entries[first].keyLine))")
+                    file: file, line: name.line, key: Self.qualified(name.string, in: path), reason: "key given twice (first on line \(entries[first].keyLine))"
+                )
             }
             positions[name.string] = entries.count
             entries.append((name.string, name.line, value))

@@ -1,7 +1,7 @@
 import CMalloc
-import Feedback
 import Capture
 import Decoding
+import Feedback
 import FoundationEssentials
 import Glibc
 import Logging
@@ -57,8 +57,10 @@ public final class CaptureLoop: Sendable {
     private let logger: Logger
     private let environment: CaptureEnvironment
 
-    init(config: ScannerConfig, state: ScannerState, counters: Counters, feedback: any Feedback, sink: any ReadSink, tap: FrameTap,
-         notifier: SystemdNotifier, logger: Logger, environment: CaptureEnvironment = .system) {
+    init(
+        config: ScannerConfig, state: ScannerState, counters: Counters, feedback: any Feedback, sink: any ReadSink, tap: FrameTap,
+        notifier: SystemdNotifier, logger: Logger, environment: CaptureEnvironment = .system
+    ) {
         configuration = Mutex(config)
         self.state = state
         self.counters = counters
@@ -216,7 +218,10 @@ public final class CaptureLoop: Sendable {
     /// Decodes a changed frame and hands its new reads over; returns the symbols (nil when gated) and the reads.
     private func decode(_ frame: Frame, with decoder: any Decoder, session: inout Session) -> (symbols: [Symbol]?, reads: [Read]) {
         let time = frame.timestamp > 0 ? Double(frame.timestamp) / 1e9 : Double(environment.now()) / 1e9
-        guard case .decode(let secondLooks, let look, let changed) = session.gate.decide(frame, viewport: session.config.viewport.pixels(in: frame.size), at: time) else {
+        guard
+            case .decode(let secondLooks, let look, let changed) = session.gate.decide(
+                frame, viewport: session.config.viewport.pixels(in: frame.size), at: time)
+        else {
             session.tracker.touch(at: time)
             counters.update { $0.framesGated += 1 }
             return (nil, [])

@@ -1,6 +1,6 @@
-import ScannerCore
 import Feedback
 import Outputs
+import ScannerCore
 import ScannerProtocol
 import Synchronization
 

@@ -13,27 +13,33 @@ enum Metrics {
             "{\(key)=\"\(value.escaping(["\\": "\\\\", "\"": "\\\"", "\n": "\\n"]))\"}"
         }
         metric("reads_total", "counter", "Reads delivered.", [("", "\(counters.reads)")])
-        metric("reads_by_symbology_total", "counter", "Reads delivered, by symbology.",
-               counters.readsBySymbology.sorted { $0.key < $1.key }.map { (label("symbology", $0.key), "\($0.value)") })
+        metric(
+            "reads_by_symbology_total", "counter", "Reads delivered, by symbology.",
+            counters.readsBySymbology.sorted { $0.key < $1.key }.map { (label("symbology", $0.key), "\($0.value)") })
         metric("detections_total", "counter", "Codes found in frames before tracking.", [("", "\(counters.detections)")])
         metric("duplicates_total", "counter", "Detections of a code already reported and still in view.", [("", "\(counters.duplicates)")])
-        metric("reads_dropped_total", "counter", "Reads not delivered, by reason.",
-               counters.dropped.sorted { $0.key < $1.key }.map { (label("reason", $0.key), "\($0.value)") })
+        metric(
+            "reads_dropped_total", "counter", "Reads not delivered, by reason.",
+            counters.dropped.sorted { $0.key < $1.key }.map { (label("reason", $0.key), "\($0.value)") })
         metric("camera_reconnects_total", "counter", "Times the camera came back.", [("", "\(counters.reconnects)")])
         metric("clients", "gauge", "Socket clients connected.", [("", "\(counters.clients)")])
         metric("torch_switch_ons_total", "counter", "Times the torch was switched on.", [("", "\(counters.torchSwitchOns)")])
         metric("torch_on", "gauge", "1 while the torch is on.", [("", state.torch ? "1" : "0")])
         metric("camera_streaming", "gauge", "1 while the camera streams.", [("", state.camera.state == .streaming ? "1" : "0")])
-        metric("frames_total", "counter", "Frames, by what became of them.", [
-            (label("outcome", "decoded"), "\(counters.framesDecoded)"), (label("outcome", "gated"), "\(counters.framesGated)"),
-            (label("outcome", "skipped"), "\(counters.framesSkipped)"),
-        ])
+        metric(
+            "frames_total", "counter", "Frames, by what became of them.",
+            [
+                (label("outcome", "decoded"), "\(counters.framesDecoded)"), (label("outcome", "gated"), "\(counters.framesGated)"),
+                (label("outcome", "skipped"), "\(counters.framesSkipped)"),
+            ])
         if !outputs.isEmpty {
             metric("output_up", "gauge", "1 while an output can send.", outputs.map { (label("output", $0.name), $0.state == "ok" ? "1" : "0") })
             metric("output_sent_total", "counter", "Reads an output sent.", outputs.map { (label("output", $0.name), "\($0.sent)") })
-            metric("output_failed_total", "counter", "Reads an output gave up, by reason.", outputs.flatMap { output in
-                output.failed.sorted { $0.key < $1.key }.map { ("{output=\"\(output.name)\",reason=\"\($0.key)\"}", "\($0.value)") }
-            })
+            metric(
+                "output_failed_total", "counter", "Reads an output gave up, by reason.",
+                outputs.flatMap { output in
+                    output.failed.sorted { $0.key < $1.key }.map { ("{output=\"\(output.name)\",reason=\"\($0.key)\"}", "\($0.value)") }
+                })
             metric("output_queued", "gauge", "Reads waiting in an output's queue.", outputs.map { (label("output", $0.name), "\($0.queued)") })
         }
         var cumulative = 0

@@ -37,7 +37,10 @@ public final class ScannerState: Sendable {
     private let logger: Logger
     private let publish: @Sendable (ScannerSnapshot) -> Void
 
-    public init(config: ScanningConfig, device: String, feedback: any Feedback, counters: Counters, logger: Logger, publish: @escaping @Sendable (ScannerSnapshot) -> Void) {
+    public init(
+        config: ScanningConfig, device: String, feedback: any Feedback, counters: Counters, logger: Logger,
+        publish: @escaping @Sendable (ScannerSnapshot) -> Void
+    ) {
         let snapshot = ScannerSnapshot(
             camera: CameraStatus(state: .starting, device: device), torch: false, torchMode: config.torch, mode: config.mode,
             paused: false, triggered: false)

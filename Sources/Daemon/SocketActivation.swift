@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// systemd socket activation without libsystemd: sd_listen_fds(3)'s protocol.
@@ -8,7 +8,8 @@ enum SocketActivation {
     /// least 1. The variables are removed, so that child processes do not take them as theirs.
     static func listeningDescriptor() -> Int32? {
         guard let pid = getenv("LISTEN_PID").flatMap({ Int32(String(cString: $0)) }), pid == getpid(),
-              let count = getenv("LISTEN_FDS").flatMap({ Int(String(cString: $0)) }), count >= 1 else { return nil }
+            let count = getenv("LISTEN_FDS").flatMap({ Int(String(cString: $0)) }), count >= 1
+        else { return nil }
         unsetenv("LISTEN_PID")
         unsetenv("LISTEN_FDS")
         unsetenv("LISTEN_FDNAMES")

@@ -1,8 +1,9 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import ScannerProtocol
 import SystemPackage
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// The socket file: stale-file replacement, mode and group, removal at exit.
 enum SocketPath {

@@ -50,7 +50,8 @@ extension SocketServer {
         let snapshot = target.snapshot
         if config.format == .plain {
             let counts = counters.snapshot
-            return "ok camera=\(snapshot.camera.state.rawValue) torch=\(snapshot.torch ? "on" : "off") mode=\(snapshot.mode.rawValue) paused=\(snapshot.paused) reads=\(counts.reads) clients=\(clients.count)"
+            return
+                "ok camera=\(snapshot.camera.state.rawValue) torch=\(snapshot.torch ? "on" : "off") mode=\(snapshot.mode.rawValue) paused=\(snapshot.paused) reads=\(counts.reads) clients=\(clients.count)"
         }
         let status = StatusReply(
             state: StateEvent(snapshot), counters: counters.snapshot, clients: clients.count, held: heldCount, outputs: target.outputHealth)

@@ -147,7 +147,8 @@ public final class SocketServer: @unchecked Sendable {
     fileprivate func connect(_ channel: any Channel) -> Int? {
         let limit = config.maxClients
         let refusal: String? =
-            clients.count >= limit ? "too many clients (socket.max_clients \(limit))"
+            clients.count >= limit
+            ? "too many clients (socket.max_clients \(limit))"
             : DescriptorHeadroom.allowsClient() ? nil : "too many open files: the daemon keeps its last descriptors for the camera"
         if let refusal {
             counters.update { $0.clientsRefused += 1 }

@@ -19,7 +19,7 @@ public enum StartupPages {
     @discardableResult
     public static func release() -> Int {
         guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
-              let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+            let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
         else { return 0 }
         var advised = 0
         for line in maps.split(separator: "\n") {

@@ -1,17 +1,17 @@
-import Feedback
-import Outputs
 import ConfigFile
+import Feedback
 import FoundationEssentials
 import Logging
 import NIOCore
 import NIOPosix
+import Outputs
 import ScannerCore
 import ServiceLifecycle
 import Synchronization
 import UnixSignals
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Composes the daemon: the socket, the capture loop and config reload, as services in one
@@ -50,15 +50,16 @@ public enum Supervisor {
         }
         let metricsFile = MetricsFileService(config: config.metrics, counters: counters, target: executor, logger: logger)
         // Services stop in reverse order: GPIO, first here, releases its lines after capture has stopped.
-        let services: [any Service] = (gpio.map { [$0] } ?? []) + [
-            OutputsService(outputs: outputs),
-            SocketService(server: server, notifier: notifier, logger: logger),
-            CaptureService(loop: loop, state: state),
-            metricsFile,
-            ReloadService(
-                path: configPath, running: config, adjust: adjust, loop: loop, state: state, executor: executor, metricsFile: metricsFile,
-                notifier: notifier, logger: logger),
-        ]
+        let services: [any Service] =
+            (gpio.map { [$0] } ?? []) + [
+                OutputsService(outputs: outputs),
+                SocketService(server: server, notifier: notifier, logger: logger),
+                CaptureService(loop: loop, state: state),
+                metricsFile,
+                ReloadService(
+                    path: configPath, running: config, adjust: adjust, loop: loop, state: state, executor: executor, metricsFile: metricsFile,
+                    notifier: notifier, logger: logger),
+            ]
         let serviceGroup = ServiceGroup(
             configuration: .init(services: services.map { .init(service: $0) }, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
         do {

@@ -1,10 +1,10 @@
 import ScannerCore
 import ScannerProtocol
-import SystemPackage
 import Synchronization
+import SystemPackage
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The sd_notify protocol without libsystemd: datagrams to $NOTIFY_SOCKET.

@@ -26,13 +26,16 @@ extension Decoder {
     /// The codes inside `viewport`: only its pixels are decoded, and a code whose centre falls
     /// outside it is dropped. With `look`, only that look runs (a frame of a stream), on a frame that
     /// `changed` from the previous look's or not.
-    public func symbols(in frame: Frame, viewport: Viewport, secondLooks: Bool = true, look: Int? = nil, changed: Bool = false) throws(DecoderError) -> [Symbol] {
-        let size = frame.size, region = viewport.pixels(in: size)
-        let found = if let look {
-            try decode(frame, in: region, secondLooks: secondLooks, look: look, changed: changed)
-        } else {
-            try decode(frame, in: region, secondLooks: secondLooks)
-        }
+    public func symbols(in frame: Frame, viewport: Viewport, secondLooks: Bool = true, look: Int? = nil, changed: Bool = false) throws(DecoderError) -> [Symbol]
+    {
+        let size = frame.size
+        let region = viewport.pixels(in: size)
+        let found =
+            if let look {
+                try decode(frame, in: region, secondLooks: secondLooks, look: look, changed: changed)
+            } else {
+                try decode(frame, in: region, secondLooks: secondLooks)
+            }
         return found.filter { viewport.admits($0.corners, in: size) }
     }
 }

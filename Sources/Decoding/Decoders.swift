@@ -45,9 +45,11 @@ public final class RoutedDecoder: Decoder {
     private let streamLooks: [Look]
 
     public init(config: DecoderConfig, fallback: Bool = false, everything: Bool = false) throws(DecoderError) {
-        var zbarConfig = config, zxingConfig = config
+        var zbarConfig = config
+        var zxingConfig = config
         zbarConfig.symbologies = config.symbologies.intersection(ZBarDecoder.supported)
-        zxingConfig.symbologies = fallback
+        zxingConfig.symbologies =
+            fallback
             ? config.symbologies.intersection(ZXingDecoder.supported) : config.symbologies.subtracting(ZBarDecoder.supported)
         zbar = zbarConfig.symbologies.isEmpty ? nil : try ZBarDecoder(config: zbarConfig)
         zxing = zxingConfig.symbologies.isEmpty ? nil : try ZXingDecoder(config: zxingConfig)
@@ -63,7 +65,8 @@ public final class RoutedDecoder: Decoder {
         if let zbar { found = try zbar.decode(frame, in: region, secondLooks: secondLooks) }
         zbarFound = !found.isEmpty
         guard let zxing else { return found }
-        let zxingFound = try everything || !zbarFound || !fallback
+        let zxingFound =
+            try everything || !zbarFound || !fallback
             ? zxing.decode(frame, in: region, secondLooks: secondLooks)
             : zxing.decode(frame, in: region, secondLooks: secondLooks, linearCodes: false).filter { DecoderEngine.zxingOnly.contains($0.symbology) }
         // A code both libraries read is reported once, as ZBar read it.

@@ -83,20 +83,24 @@ public final class ZBarDecoder: Decoder {
             zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_TEST_INVERTED, invertedOn ? 1 : 0)
         }
         // ZBar has no stride: it sees rows `stride` wide and is cropped to the real pixels.
-        let found = try scan(frame.storage.base, count: min(frame.storage.count, frame.stride * frame.height),
-                             width: frame.stride, height: frame.height, crop: region, sequence: frame.sequence)
+        let found = try scan(
+            frame.storage.base, count: min(frame.storage.count, frame.stride * frame.height),
+            width: frame.stride, height: frame.height, crop: region, sequence: frame.sequence)
         guard found.isEmpty, secondLooks, secondScale, region.width >= 64, region.height >= 64 else { return found }
         return try scanHalfSize(frame, region: region)
     }
 
     /// The viewport at half size (2x2 means), scanned, with corners scaled back to the frame.
     private func scanHalfSize(_ frame: Frame, region: PixelRect) throws(DecoderError) -> [Symbol] {
-        let width = region.width / 2, height = region.height / 2
+        let width = region.width / 2
+        let height = region.height / 2
         if half.count != width * height { half = [UInt8](repeating: 0, count: width * height) }
-        let base = frame.storage.base.assumingMemoryBound(to: UInt8.self), stride = frame.stride
+        let base = frame.storage.base.assumingMemoryBound(to: UInt8.self)
+        let stride = frame.stride
         half.withUnsafeMutableBufferPointer { out in
             for y in 0..<height {
-                let top = base + (region.y + 2 * y) * stride + region.x, bottom = top + stride
+                let top = base + (region.y + 2 * y) * stride + region.x
+                let bottom = top + stride
                 for x in 0..<width {
                     let sum = Int(top[2 * x]) + Int(top[2 * x + 1]) + Int(bottom[2 * x]) + Int(bottom[2 * x + 1])
                     out[y * width + x] = UInt8(sum / 4)
@@ -105,8 +109,9 @@ public final class ZBarDecoder: Decoder {
         }
         let scanned = half.withUnsafeBytes { raw in
             Result { () throws(DecoderError) in
-                try scan(raw.baseAddress!, count: raw.count, width: width, height: height,
-                         crop: PixelRect(x: 0, y: 0, width: width, height: height), sequence: frame.sequence)
+                try scan(
+                    raw.baseAddress!, count: raw.count, width: width, height: height,
+                    crop: PixelRect(x: 0, y: 0, width: width, height: height), sequence: frame.sequence)
             }
         }
         return try scanned.get().map { symbol in
@@ -137,9 +142,10 @@ public final class ZBarDecoder: Decoder {
     private static func symbol(from zsym: OpaquePointer) -> Symbol? {
         guard let symbology = symbologies[zbar_symbol_get_type(zsym).rawValue] else { return nil }
         let length = Int(zbar_symbol_get_data_length(zsym))
-        let bytes = zbar_symbol_get_data(zsym).map { pointer in
-            pointer.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
-        } ?? []
+        let bytes =
+            zbar_symbol_get_data(zsym).map { pointer in
+                pointer.withMemoryRebound(to: UInt8.self, capacity: length) { Array(UnsafeBufferPointer(start: $0, count: length)) }
+            } ?? []
         let orientation = Self.orientation(zbar_symbol_get_orientation(zsym))
         let points = (0..<zbar_symbol_get_loc_size(zsym)).map {
             Point(x: Int(zbar_symbol_get_loc_x(zsym, $0)), y: Int(zbar_symbol_get_loc_y(zsym, $0)))
@@ -150,7 +156,8 @@ public final class ZBarDecoder: Decoder {
             // ZBar lists a QR's corners counter-clockwise from the symbol's top-left.
             corners = Corners([points[0], points[3], points[2], points[1]])
         } else {
-            let xs = points.map(\.x), ys = points.map(\.y)
+            let xs = points.map(\.x)
+            let ys = points.map(\.y)
             let box = PixelRect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()! + 1, height: ys.max()! - ys.min()! + 1)
             corners = Corners(box: box, orientation: orientation)
         }

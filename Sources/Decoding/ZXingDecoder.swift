@@ -74,7 +74,9 @@ public final class ZXingDecoder: Decoder {
         let second = pass == .second
         ZXing_ReaderOptions_setTryRotate(options, second)
         ZXing_ReaderOptions_setTryInvert(options, second && invertedPass)
-        let binarizers = !second ? [ZXing_Binarizer_LocalAverage]
+        let binarizers =
+            !second
+            ? [ZXing_Binarizer_LocalAverage]
             : binarizerPass ? [ZXing_Binarizer_LocalAverage, ZXing_Binarizer_GlobalHistogram] : [ZXing_Binarizer_LocalAverage]
         for binarizer in binarizers {
             ZXing_ReaderOptions_setBinarizer(options, binarizer)
@@ -113,16 +115,18 @@ public final class ZXingDecoder: Decoder {
         }
         let aim = Self.string(ZXing_Barcode_symbologyIdentifier(barcode))
         let position = ZXing_Barcode_position(barcode)
-        let corners = Corners([position.topLeft, position.topRight, position.bottomRight, position.bottomLeft].map {
-            Point(x: Int($0.x) + offset.x, y: Int($0.y) + offset.y)
-        })
-        let orientation: Orientation = switch (Int(ZXing_Barcode_orientation(barcode)) % 360 + 360) % 360 {
-        case 0: .up
-        case 90: .right
-        case 180: .down
-        case 270: .left
-        default: .unknown
-        }
+        let corners = Corners(
+            [position.topLeft, position.topRight, position.bottomRight, position.bottomLeft].map {
+                Point(x: Int($0.x) + offset.x, y: Int($0.y) + offset.y)
+            })
+        let orientation: Orientation =
+            switch (Int(ZXing_Barcode_orientation(barcode)) % 360 + 360) % 360 {
+            case 0: .up
+            case 90: .right
+            case 180: .down
+            case 270: .left
+            default: .unknown
+            }
         return Symbol(symbology: symbology, bytes: bytes, isGS1: Self.gs1Identifiers.contains(aim), corners: corners, orientation: orientation, quality: 1)
     }
 

@@ -9,13 +9,14 @@ public struct GPIOError: Error, CustomStringConvertible {
     public let description: String
 
     init(_ role: String, _ line: GPIOLineConfig, errno code: Int32) {
-        let reason = switch code {
-        case ENOENT, ENODEV: "no such chip or line (kiosk-scanner gpio-test --list shows what there is)"
-        case EBUSY: "busy: another program holds it (gpioinfo shows the consumer)"
-        case EACCES, EPERM: "permission denied: the daemon's user needs the gpio group (or a udev rule for /dev/gpiochip*)"
-        case EINVAL: "the chip has no such offset"
-        default: Errno(rawValue: code).description
-        }
+        let reason =
+            switch code {
+            case ENOENT, ENODEV: "no such chip or line (kiosk-scanner gpio-test --list shows what there is)"
+            case EBUSY: "busy: another program holds it (gpioinfo shows the consumer)"
+            case EACCES, EPERM: "permission denied: the daemon's user needs the gpio group (or a udev rule for /dev/gpiochip*)"
+            case EINVAL: "the chip has no such offset"
+            default: Errno(rawValue: code).description
+            }
         description = "\(role) (\(line.description)): cannot request: \(reason)"
     }
 
@@ -60,12 +61,13 @@ final class InputLine: @unchecked Sendable {
     private var handle: OpaquePointer?
 
     init(role: String, config: GPIOLineConfig) throws(GPIOError) {
-        let bias: Int32 = switch config.bias {
-        case .asIs: Int32(KS_GPIO_BIAS_AS_IS.rawValue)
-        case .disabled: Int32(KS_GPIO_BIAS_DISABLED.rawValue)
-        case .pullUp: Int32(KS_GPIO_BIAS_PULL_UP.rawValue)
-        case .pullDown: Int32(KS_GPIO_BIAS_PULL_DOWN.rawValue)
-        }
+        let bias: Int32 =
+            switch config.bias {
+            case .asIs: Int32(KS_GPIO_BIAS_AS_IS.rawValue)
+            case .disabled: Int32(KS_GPIO_BIAS_DISABLED.rawValue)
+            case .pullUp: Int32(KS_GPIO_BIAS_PULL_UP.rawValue)
+            case .pullDown: Int32(KS_GPIO_BIAS_PULL_DOWN.rawValue)
+            }
         guard let line = ks_gpio_request_input(config.chip, config.line, config.activeLow ? 1 : 0, bias, "kiosk-scanner") else {
             throw GPIOError(role, config, errno: errno)
         }

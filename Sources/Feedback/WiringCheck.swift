@@ -33,11 +33,13 @@ public enum WiringCheck {
             guard ks_gpio_chip_info_at("/dev/gpiochip\(number)", &info) == 0 else { return nil }
             let path = text(info.path)
             let lines = (0..<Int(info.lines)).map { offset in
-                var name = [CChar](repeating: 0, count: 64), consumer = [CChar](repeating: 0, count: 64)
+                var name = [CChar](repeating: 0, count: 64)
+                var consumer = [CChar](repeating: 0, count: 64)
                 var used: Int32 = 0
                 _ = ks_gpio_line_info_at(path, UInt32(offset), &name, name.count, &consumer, consumer.count, &used)
-                return Line(offset: offset, name: String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
-                            consumer: String(decoding: consumer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), used: used != 0)
+                return Line(
+                    offset: offset, name: String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self),
+                    consumer: String(decoding: consumer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self), used: used != 0)
             }
             return Chip(path: path, name: text(info.name), label: text(info.label), lines: lines)
         }

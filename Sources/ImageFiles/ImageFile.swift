@@ -1,9 +1,9 @@
 import ScannerCore
+import SystemPackage
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
-import SystemPackage
 
 /// An image file that could not be turned into a frame; the message names the file.
 public struct ImageFileError: Error, CustomStringConvertible {
@@ -33,7 +33,8 @@ public enum ImageFile {
         var factor = 1
         while (frame.width / factor) * (frame.height / factor) > maxDecodePixels { factor += 1 }
         guard factor > 1 else { return (frame, 1) }
-        let width = frame.width / factor, height = frame.height / factor
+        let width = frame.width / factor
+        let height = frame.height / factor
         var pixels = [UInt8](repeating: 0, count: width * height)
         var sums = [Int](repeating: 0, count: width)
         for y in 0..<height {

@@ -6,7 +6,10 @@ enum JPEGReader {
     static func decode(_ bytes: [UInt8]) throws(ImageDataError) -> Frame {
         guard let handle = tjInitDecompress() else { throw ImageDataError("libturbojpeg could not start") }
         defer { tjDestroy(handle) }
-        var width: Int32 = 0, height: Int32 = 0, subsampling: Int32 = 0, colorspace: Int32 = 0
+        var width: Int32 = 0
+        var height: Int32 = 0
+        var subsampling: Int32 = 0
+        var colorspace: Int32 = 0
         let header = bytes.withUnsafeBufferPointer {
             tjDecompressHeader3(handle, $0.baseAddress, UInt($0.count), &width, &height, &subsampling, &colorspace)
         }
@@ -42,7 +45,10 @@ enum JPEGReader {
         guard result == 0 else { throw ImageDataError("invalid JPEG: \(String(cString: tjGetErrorStr2(handle)))") }
         var luma = [UInt8](repeating: 0, count: width * height)
         for index in 0..<(width * height) {
-            let c = Int(cmyk[4 * index]), m = Int(cmyk[4 * index + 1]), y = Int(cmyk[4 * index + 2]), k = Int(cmyk[4 * index + 3])
+            let c = Int(cmyk[4 * index])
+            let m = Int(cmyk[4 * index + 1])
+            let y = Int(cmyk[4 * index + 2])
+            let k = Int(cmyk[4 * index + 3])
             // Red, green and blue are the light the inks leave, times the black's; then BT.601 luma.
             luma[index] = UInt8((299 * c * k + 587 * m * k + 114 * y * k) / (1000 * 255))
         }

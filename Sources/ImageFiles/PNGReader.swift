@@ -9,7 +9,8 @@ enum PNGReader {
         let began = bytes.withUnsafeBytes { png_image_begin_read_from_memory(&image, $0.baseAddress, $0.count) }
         defer { png_image_free(&image) }
         guard began != 0 else { throw ImageDataError("invalid PNG: \(message(image))") }
-        let width = Int(image.width), height = Int(image.height)
+        let width = Int(image.width)
+        let height = Int(image.height)
         try ImageFile.checkSize(width: width, height: height)
         image.format = UInt32(PNG_FORMAT_GRAY)
         var white = png_color(red: 255, green: 255, blue: 255)

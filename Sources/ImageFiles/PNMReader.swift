@@ -5,7 +5,8 @@ enum PNMReader {
     static func decode(_ bytes: [UInt8]) throws(ImageDataError) -> Frame {
         var cursor = Cursor(bytes: bytes, offset: 2)
         let kind = bytes[1] - UInt8(ascii: "0")
-        let width = try cursor.number("width"), height = try cursor.number("height")
+        let width = try cursor.number("width")
+        let height = try cursor.number("height")
         let isBitmap = kind == 1 || kind == 4
         let maxval = isBitmap ? 1 : try cursor.number("maxval")
         guard (1...65535).contains(maxval) else { throw ImageDataError("invalid PNM: maxval \(maxval)") }
@@ -63,7 +64,8 @@ enum PNMReader {
                     break
                 }
             }
-            var value = 0, digits = 0
+            var value = 0
+            var digits = 0
             while offset < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[offset]) {
                 value = value * 10 + Int(bytes[offset] - UInt8(ascii: "0"))
                 digits += 1

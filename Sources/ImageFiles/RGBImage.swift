@@ -63,7 +63,8 @@ extension RGBImage {
         guard png_image_begin_read_from_file(&png, path) != 0 else { throw ImageFileError(path: path, reason: "not a readable PNG") }
         defer { png_image_free(&png) }
         png.format = UInt32(PNG_FORMAT_RGB)
-        let width = Int(png.width), height = Int(png.height)
+        let width = Int(png.width)
+        let height = Int(png.height)
         guard width * height <= ImageFile.maxPixels else { throw ImageFileError(path: path, reason: "too large") }
         var image = RGBImage(width: width, height: height, grey: [UInt8](repeating: 0, count: width * height))
         let finished = image.pixels.withUnsafeMutableBytes { png_image_finish_read(&png, nil, $0.baseAddress, Int32(width * 3), nil) }

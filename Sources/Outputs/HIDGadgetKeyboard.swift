@@ -52,7 +52,7 @@ final class HIDGadgetKeyboard: KeyboardDevice, @unchecked Sendable {
             for report in reports {
                 do {
                     try write(report)
-                } catch where !first {
+                } catch  where !first {
                     throw KeyboardError(kind: .stalledMidRead, description: error.description)
                 }
                 first = false
@@ -69,7 +69,11 @@ final class HIDGadgetKeyboard: KeyboardDevice, @unchecked Sendable {
             if descriptor.revents & Int16(POLLERR | POLLHUP | POLLNVAL) != 0 {
                 throw KeyboardError(kind: .unavailable, description: "\(path) went away (gadget unbound?)")
             }
-            throw KeyboardError(kind: .stalled, description: "the USB host is not polling the keyboard (\(path) not writable for \(Self.reportTimeoutMilliseconds) ms): is the cable in a powered-on PC?")
+            throw KeyboardError(
+                kind: .stalled,
+                description:
+                    "the USB host is not polling the keyboard (\(path) not writable for \(Self.reportTimeoutMilliseconds) ms): is the cable in a powered-on PC?"
+            )
         }
         let written: Int
         do {

@@ -38,10 +38,11 @@ public final class KeyboardOutput: Output {
         let layout = KeyboardLayout.all[keyboard.layout] ?? .us
         typist = Typist(layout: layout, missing: keyboard.missing, groupSeparator: keyboard.groupSeparator)
         worker = OutputWorker(name: output.name, capacity: output.holdCount, maxAge: output.holdSeconds)
-        device = switch keyboard.backend {
-        case .uinput: UInputKeyboard(path: keyboard.device)
-        case .hidGadget: HIDGadgetKeyboard(path: keyboard.device, layout: layout, capsLockCompensation: keyboard.capsLockCompensation)
-        }
+        device =
+            switch keyboard.backend {
+            case .uinput: UInputKeyboard(path: keyboard.device)
+            case .hidGadget: HIDGadgetKeyboard(path: keyboard.device, layout: layout, capsLockCompensation: keyboard.capsLockCompensation)
+            }
         self.logger = logger
         OwnThread.start(name: "keyboard") { [self] in run() }
     }
@@ -82,7 +83,9 @@ public final class KeyboardOutput: Output {
             let typed = typist.actions(for: format.bytes(for: item.read))
             if !typed.missing.isEmpty {
                 worker.healthState.withLock { $0.failed["unmapped-character", default: 0] += typed.missing.count }
-                logger.warning("\(name): layout \(config.layout) has no key for \(typed.missing.map { "'\($0)'" }.joined(separator: " ")): left out of read \(item.read.seq)")
+                logger.warning(
+                    "\(name): layout \(config.layout) has no key for \(typed.missing.map { "'\($0)'" }.joined(separator: " ")): left out of read \(item.read.seq)"
+                )
             }
             do {
                 try device.type(typed.actions, delay: config.keyDelaySeconds)

@@ -38,7 +38,9 @@ public final class SerialOutput: Output {
                 logger.warning("\(name): \(problem); holding reads until it is back")
                 worker.setState("waiting", problem)
             } else {
-                logger.info("\(name): open (\(config.baud) \(config.dataBits)\(config.parity.rawValue.prefix(1).uppercased())\(config.stopBits), flow \(config.flow.rawValue))")
+                logger.info(
+                    "\(name): open (\(config.baud) \(config.dataBits)\(config.parity.rawValue.prefix(1).uppercased())\(config.stopBits), flow \(config.flow.rawValue))"
+                )
                 worker.setState("ok")
             }
             lastProblem = problem
@@ -74,7 +76,11 @@ public final class SerialOutput: Output {
         worker.finished()
     }
 
-    private enum WriteResult { case sent, gone(String), stalled }
+    private enum WriteResult {
+        case sent
+        case gone(String)
+        case stalled
+    }
 
     private func write(_ bytes: [UInt8], to port: FileDescriptor) -> WriteResult {
         var offset = 0
@@ -102,12 +108,13 @@ public final class SerialOutput: Output {
             port = try FileDescriptor.open(config.device, .readWrite, options: [.nonBlocking, .closeOnExec, FileDescriptor.OpenOptions(rawValue: O_NOCTTY)])
         } catch {
             let code = (error as? Errno) ?? Errno(rawValue: 0)
-            let hint = switch code {
-            case .noSuchFileOrDirectory, .operationNotSupportedByDevice, .noSuchAddressOrDevice: "is it plugged in (or the gadget configured)?"
-            case .permissionDenied: "the daemon's user needs the dialout group"
-            case .resourceBusy: "another program holds it"
-            default: ""
-            }
+            let hint =
+                switch code {
+                case .noSuchFileOrDirectory, .operationNotSupportedByDevice, .noSuchAddressOrDevice: "is it plugged in (or the gadget configured)?"
+                case .permissionDenied: "the daemon's user needs the dialout group"
+                case .resourceBusy: "another program holds it"
+                default: ""
+                }
             return .failure(OpenProblem(description: "cannot open \(config.device): \(error) \(hint)"))
         }
         let fd = port.rawValue

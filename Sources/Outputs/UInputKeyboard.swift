@@ -31,13 +31,14 @@ final class UInputKeyboard: KeyboardDevice, @unchecked Sendable {
             let text = Array("kiosk-scanner keyboard".utf8)
             name.copyBytes(from: text.prefix(name.count - 1))
         }
-        let steps: [(String, () -> Int32)] = [
-            ("UI_SET_EVBIT EV_KEY", { ioctl(self.fd, UInt(KS_UI_SET_EVBIT), Int32(KS_EV_KEY)) }),
-            ("UI_SET_EVBIT EV_SYN", { ioctl(self.fd, UInt(KS_UI_SET_EVBIT), Int32(KS_EV_SYN)) }),
-        ] + (1..<249).map { code in ("UI_SET_KEYBIT \(code)", { ioctl(self.fd, UInt(KS_UI_SET_KEYBIT), Int32(code)) }) } + [
-            ("UI_DEV_SETUP", { ioctl(self.fd, UInt(KS_UI_DEV_SETUP), &setup) }),
-            ("UI_DEV_CREATE", { ioctl(self.fd, UInt(KS_UI_DEV_CREATE)) }),
-        ]
+        let steps: [(String, () -> Int32)] =
+            [
+                ("UI_SET_EVBIT EV_KEY", { ioctl(self.fd, UInt(KS_UI_SET_EVBIT), Int32(KS_EV_KEY)) }),
+                ("UI_SET_EVBIT EV_SYN", { ioctl(self.fd, UInt(KS_UI_SET_EVBIT), Int32(KS_EV_SYN)) }),
+            ] + (1..<249).map { code in ("UI_SET_KEYBIT \(code)", { ioctl(self.fd, UInt(KS_UI_SET_KEYBIT), Int32(code)) }) } + [
+                ("UI_DEV_SETUP", { ioctl(self.fd, UInt(KS_UI_DEV_SETUP), &setup) }),
+                ("UI_DEV_CREATE", { ioctl(self.fd, UInt(KS_UI_DEV_CREATE)) }),
+            ]
         for (name, step) in steps where step() < 0 {
             let reason = Errno(rawValue: errno).description
             close()

@@ -96,8 +96,9 @@ public struct ChangeGate: Sendable {
         let size = Size(width: viewport.width, height: viewport.height)
         defer { referenceSize = size }
         guard size == referenceSize, sample.count == reference.count, !sample.isEmpty else { return true }
-        return Self.changedTiles(sample, reference, columns: columns, tiles: config.tiles, threshold: config.threshold,
-                                 sums: &tileSums, counts: &tileCounts) > 0
+        return Self.changedTiles(
+            sample, reference, columns: columns, tiles: config.tiles, threshold: config.threshold,
+            sums: &tileSums, counts: &tileCounts) > 0
     }
 
     /// How many tiles of the two grids changed. A tile's change is the mean absolute difference of
@@ -109,7 +110,9 @@ public struct ChangeGate: Sendable {
     static func changedTiles(_ a: [Int16], _ b: [Int16], columns: Int, tiles: Int, threshold: Double, sums: inout [Int], counts: inout [Int]) -> Int {
         guard !a.isEmpty, columns > 0 else { return 0 }
         let rows = a.count / columns
-        let across = min(tiles, columns), down = min(tiles, rows), count = across * down
+        let across = min(tiles, columns)
+        let down = min(tiles, rows)
+        let count = across * down
         // Per tile: the sum of a − b and the number of samples, then the sum of |a − b − shift|.
         sums.removeAll(keepingCapacity: true)
         sums.append(contentsOf: repeatElement(0, count: 2 * count))
@@ -122,7 +125,8 @@ public struct ChangeGate: Sendable {
                 sums.withUnsafeMutableBufferPointer { sums in
                     counts.withUnsafeMutableBufferPointer { counts in
                         for row in 0..<rows {
-                            let tileRow = row * down / rows * across, start = row * columns
+                            let tileRow = row * down / rows * across
+                            let start = row * columns
                             for column in 0..<columns {
                                 let tile = tileRow + tileOfColumn[column]
                                 sums[tile] += Int(a[start + column]) - Int(b[start + column])
@@ -131,7 +135,8 @@ public struct ChangeGate: Sendable {
                         }
                         for tile in 0..<count { sums[tile] /= max(counts[tile], 1) }
                         for row in 0..<rows {
-                            let tileRow = row * down / rows * across, start = row * columns
+                            let tileRow = row * down / rows * across
+                            let start = row * columns
                             for column in 0..<columns {
                                 let tile = tileRow + tileOfColumn[column]
                                 sums[count + tile] += abs(Int(a[start + column]) - Int(b[start + column]) - sums[tile])
@@ -161,11 +166,13 @@ public struct ChangeGate: Sendable {
     /// Samples `region` every `step` pixels into `sample`; returns the number of columns.
     @discardableResult
     static func grid(_ frame: Frame, _ region: PixelRect, step: Int, into sample: inout [Int16]) -> Int {
-        let columns = (region.width - step / 2 + step - 1) / step, rows = (region.height - step / 2 + step - 1) / step
+        let columns = (region.width - step / 2 + step - 1) / step
+        let rows = (region.height - step / 2 + step - 1) / step
         sample.removeAll(keepingCapacity: true)
         sample.append(contentsOf: repeatElement(0, count: max(columns, 0) * max(rows, 0)))
         guard columns > 0, rows > 0 else { return 0 }
-        let base = frame.storage.base.assumingMemoryBound(to: UInt8.self), stride = frame.stride
+        let base = frame.storage.base.assumingMemoryBound(to: UInt8.self)
+        let stride = frame.stride
         sample.withUnsafeMutableBufferPointer { sample in
             for row in 0..<rows {
                 let line = base + (region.y + step / 2 + row * step) * stride + region.x + step / 2

@@ -91,7 +91,8 @@ public enum DecoderEngine: String, Sendable, Hashable, CaseIterable {
             return refused.isEmpty ? nil : "ZBar cannot read \(names(refused)): set decoder.engine to both (or zxing)"
         case .zxing:
             let refused = symbologies.filter { !$0.readers.contains(.zxing) }
-            return refused.isEmpty ? nil
+            return refused.isEmpty
+                ? nil
                 : "\(names(refused)) are read by ZBar only (zxing-cpp gives ISBN and EAN add-ons no symbology of their own): set decoder.engine to both"
         }
     }

@@ -59,20 +59,25 @@ public struct Corners: Sendable, Hashable, Codable {
 
     /// The smallest axis-aligned box around the corners.
     public var bounds: PixelRect {
-        let xs = points.map(\.x), ys = points.map(\.y)
+        let xs = points.map(\.x)
+        let ys = points.map(\.y)
         return PixelRect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()! + 1, height: ys.max()! - ys.min()! + 1)
     }
 
     /// Corners for a box seen in `orientation`, so that the first corner is the symbol's own top-left.
     public init(box: PixelRect, orientation: Orientation) {
-        let left = box.x, top = box.y, right = box.x + box.width - 1, bottom = box.y + box.height - 1
+        let left = box.x
+        let top = box.y
+        let right = box.x + box.width - 1
+        let bottom = box.y + box.height - 1
         let clockwise = [Point(x: left, y: top), Point(x: right, y: top), Point(x: right, y: bottom), Point(x: left, y: bottom)]
-        let shift = switch orientation {
-        case .up, .unknown: 0
-        case .right: 1  // top edge turned to the frame's right: the symbol's top-left sits top-right
-        case .down: 2
-        case .left: 3
-        }
+        let shift =
+            switch orientation {
+            case .up, .unknown: 0
+            case .right: 1  // top edge turned to the frame's right: the symbol's top-left sits top-right
+            case .down: 2
+            case .left: 3
+            }
         self.init((0..<4).map { clockwise[($0 + shift) % 4] })
     }
 }

@@ -46,7 +46,8 @@ public struct KeyboardLayout: Sendable {
         }
         for (row, keys) in rows.enumerated() {
             for (index, key) in keys.enumerated() {
-                let plain = Array(levels[0][row])[index], shifted = Array(levels[1][row])[index]
+                let plain = Array(levels[0][row])[index]
+                let shifted = Array(levels[1][row])[index]
                 if plain.isLowercase && String(shifted) == plain.uppercased() { caps.insert(key) }
             }
         }
@@ -57,26 +58,34 @@ public struct KeyboardLayout: Sendable {
         capsKeys = caps
     }
 
-    public static let us = KeyboardLayout("us", iso: false, levels: [
-        ["`1234567890-=", "qwertyuiop[]", "asdfghjkl;'\\", " zxcvbnm,./"],
-        ["~!@#$%^&*()_+", "QWERTYUIOP{}", "ASDFGHJKL:\"|", " ZXCVBNM<>?"],
-    ])
+    public static let us = KeyboardLayout(
+        "us", iso: false,
+        levels: [
+            ["`1234567890-=", "qwertyuiop[]", "asdfghjkl;'\\", " zxcvbnm,./"],
+            ["~!@#$%^&*()_+", "QWERTYUIOP{}", "ASDFGHJKL:\"|", " ZXCVBNM<>?"],
+        ])
 
-    public static let uk = KeyboardLayout("uk", iso: true, levels: [
-        ["`1234567890-=", "qwertyuiop[]", "asdfghjkl;'#", "\\zxcvbnm,./"],
-        ["¬!\"£$%^&*()_+", "QWERTYUIOP{}", "ASDFGHJKL:@~", "|ZXCVBNM<>?"],
-        ["|¹²³€½¾{[]}\\ ", "@ſe¶ŧ←↓→øþ  ", "æßðđŋħ ĸł   ", "|«»¢„“”µ•· "],
-    ])
+    public static let uk = KeyboardLayout(
+        "uk", iso: true,
+        levels: [
+            ["`1234567890-=", "qwertyuiop[]", "asdfghjkl;'#", "\\zxcvbnm,./"],
+            ["¬!\"£$%^&*()_+", "QWERTYUIOP{}", "ASDFGHJKL:@~", "|ZXCVBNM<>?"],
+            ["|¹²³€½¾{[]}\\ ", "@ſe¶ŧ←↓→øþ  ", "æßðđŋħ ĸł   ", "|«»¢„“”µ•· "],
+        ])
 
-    public static let de = KeyboardLayout("de", iso: true, levels: [
-        [" 1234567890ß ", "qwertzuiopü+", "asdfghjklöä#", "<yxcvbnm,.-"],
-        ["°!\"§$%&/()=? ", "QWERTZUIOPÜ*", "ASDFGHJKLÖÄ'", ">YXCVBNM;:_"],
-        [" ¹²³¼½¬{[]}\\ ", "@ſ€¶ŧ←↓→øþ ~", "æſðđŋħ ĸł  ’", "|»«¢„“”µ·…–"],
-    ], dead: ["^": (.grave, []), "`": (.equal, .shift), "´": (.equal, [])])
+    public static let de = KeyboardLayout(
+        "de", iso: true,
+        levels: [
+            [" 1234567890ß ", "qwertzuiopü+", "asdfghjklöä#", "<yxcvbnm,.-"],
+            ["°!\"§$%&/()=? ", "QWERTZUIOPÜ*", "ASDFGHJKLÖÄ'", ">YXCVBNM;:_"],
+            [" ¹²³¼½¬{[]}\\ ", "@ſ€¶ŧ←↓→øþ ~", "æſðđŋħ ĸł  ’", "|»«¢„“”µ·…–"],
+        ], dead: ["^": (.grave, []), "`": (.equal, .shift), "´": (.equal, [])])
 
-    public static let fr = KeyboardLayout("fr", iso: true, levels: [
-        ["²&é\"'(-è_çà)=", "azertyuiop $", "qsdfghjklmù*", "<wxcvbn,;:!"],
-        ["~1234567890°+", "AZERTYUIOP £", "QSDFGHJKLM%µ", ">WXCVBN?./§"],
-        ["¬¹~#{[|`\\^@]}", "æ«€¶ŧ←↓→øþ ¤", "@ßðđŋħ ĸłµ  ", "|ł»¢„“” •· "],
-    ])
+    public static let fr = KeyboardLayout(
+        "fr", iso: true,
+        levels: [
+            ["²&é\"'(-è_çà)=", "azertyuiop $", "qsdfghjklmù*", "<wxcvbn,;:!"],
+            ["~1234567890°+", "AZERTYUIOP £", "QSDFGHJKLM%µ", ">WXCVBN?./§"],
+            ["¬¹~#{[|`\\^@]}", "æ«€¶ŧ←↓→øþ ¤", "@ßðđŋħ ĸłµ  ", "|ł»¢„“” •· "],
+        ])
 }

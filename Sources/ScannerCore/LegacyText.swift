@@ -26,8 +26,14 @@ public enum LegacyText {
     /// zxing-cpp 1.4's guess between Shift_JIS and ISO-8859-1 (its UTF-8 branch is left out: UTF-8
     /// is tried first, exactly).
     static func guess(_ bytes: [UInt8]) -> Charset? {
-        var canBeLatin1 = true, canBeShiftJIS = true
-        var sjisBytesLeft = 0, katakana = 0, katakanaWord = 0, doubleByteWord = 0, longestKatakanaWord = 0, longestDoubleByteWord = 0
+        var canBeLatin1 = true
+        var canBeShiftJIS = true
+        var sjisBytesLeft = 0
+        var katakana = 0
+        var katakanaWord = 0
+        var doubleByteWord = 0
+        var longestKatakanaWord = 0
+        var longestDoubleByteWord = 0
         var latin1HighOther = 0
         for value in bytes {
             if canBeLatin1 {
@@ -77,8 +83,10 @@ public enum LegacyText {
         var output = [CChar](repeating: 0, count: bytes.count * 3 + 1)
         let written: Int? = input.withUnsafeMutableBufferPointer { inBuffer in
             output.withUnsafeMutableBufferPointer { outBuffer in
-                var inPointer = inBuffer.baseAddress, inLeft = inBuffer.count
-                var outPointer = outBuffer.baseAddress, outLeft = outBuffer.count
+                var inPointer = inBuffer.baseAddress
+                var inLeft = inBuffer.count
+                var outPointer = outBuffer.baseAddress
+                var outLeft = outBuffer.count
                 guard iconv(converter, &inPointer, &inLeft, &outPointer, &outLeft) != -1, inLeft == 0 else { return nil }
                 return outBuffer.count - outLeft
             }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A thread of its own for a loop that blocks (capture, a serial line, a keyboard device, a GPIO

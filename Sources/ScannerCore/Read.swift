@@ -62,8 +62,11 @@ public struct Read: Sendable, Hashable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case seq, time, symbology, symbologyID = "symbology_id", aim, text, bytes, immediate, content, gs1
-        case gs1Error = "gs1_error", corners, frame, orientation, quality
+        case seq, time, symbology
+        case symbologyID = "symbology_id"
+        case aim, text, bytes, immediate, content, gs1
+        case gs1Error = "gs1_error"
+        case corners, frame, orientation, quality
     }
 
     /// The text, or for binary data (no text) the bytes shown as Latin-1: for lines people read.
@@ -105,11 +108,13 @@ public struct UTCTime {
             guard range.upperBound <= bytes.count, range.allSatisfy({ (0x30...0x39).contains(bytes[$0]) }) else { return nil }
             return range.reduce(0) { $0 * 10 + Int32(bytes[$1] - 0x30) }
         }
-        let separators: [(Int, UInt8)] = [(4, UInt8(ascii: "-")), (7, UInt8(ascii: "-")), (10, UInt8(ascii: "T")), (13, UInt8(ascii: ":")), (16, UInt8(ascii: ":"))]
+        let separators: [(Int, UInt8)] = [
+            (4, UInt8(ascii: "-")), (7, UInt8(ascii: "-")), (10, UInt8(ascii: "T")), (13, UInt8(ascii: ":")), (16, UInt8(ascii: ":")),
+        ]
         guard bytes.count >= 20, bytes.last == UInt8(ascii: "Z"), separators.allSatisfy({ bytes[$0.0] == $0.1 }),
-              let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
-              let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
-              (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60
+            let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
+            let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second <= 60
         else { return nil }
         var fraction = 0.0
         if bytes.count > 20 {

@@ -2,7 +2,9 @@
 public enum Symbology: String, Sendable, Hashable, CaseIterable, Codable {
     case ean13, ean8, upca, upce, isbn10, isbn13, ean2, ean5
     case itf, code39, code93, code128, codabar
-    case databar, databarExpanded = "databar-exp", databarLimited = "databar-ltd"
+    case databar
+    case databarExpanded = "databar-exp"
+    case databarLimited = "databar-ltd"
     case qr, microqr, rmqr, pdf417, datamatrix, aztec
 
     /// The name zbarimg prints before the colon, so scripts written for zbarimg keep working.

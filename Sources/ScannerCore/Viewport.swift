@@ -20,9 +20,12 @@ public enum Viewport: Sendable, Hashable {
             let side = max(1, min(Int((Double(min(size.width, size.height)) * fraction).rounded()), min(size.width, size.height)))
             return PixelRect(x: (size.width - side) / 2, y: (size.height - side) / 2, width: side, height: side)
         case .rect(let x, let y, let width, let height):
-            let left = Int((x * Double(size.width)).rounded()), top = Int((y * Double(size.height)).rounded())
-            let right = Int(((x + width) * Double(size.width)).rounded()), bottom = Int(((y + height) * Double(size.height)).rounded())
-            let clampedLeft = min(max(left, 0), size.width - 1), clampedTop = min(max(top, 0), size.height - 1)
+            let left = Int((x * Double(size.width)).rounded())
+            let top = Int((y * Double(size.height)).rounded())
+            let right = Int(((x + width) * Double(size.width)).rounded())
+            let bottom = Int(((y + height) * Double(size.height)).rounded())
+            let clampedLeft = min(max(left, 0), size.width - 1)
+            let clampedTop = min(max(top, 0), size.height - 1)
             return PixelRect(
                 x: clampedLeft, y: clampedTop,
                 width: max(1, min(right, size.width) - clampedLeft),

@@ -54,7 +54,10 @@ public enum Command: Equatable, Sendable {
             }
             return .success(.torch(mode))
         default:
-            return .failure(CommandError("unknown command '\(String(verb.prefix(32)))' (commands: subscribe, unsubscribe, status, metrics, pause, resume, trigger, torch on|off|auto, beep, snapshot, record SECONDS)"))
+            return .failure(
+                CommandError(
+                    "unknown command '\(String(verb.prefix(32)))' (commands: subscribe, unsubscribe, status, metrics, pause, resume, trigger, torch on|off|auto, beep, snapshot, record SECONDS)"
+                ))
         }
     }
 

@@ -15,8 +15,10 @@ public enum Event {
     }
 
     /// A reply to a command, with optional extra fields (`status` carries the whole state).
-    public static func reply(_ command: String?, ok: Bool, error: String? = nil, status: StatusReply? = nil, metrics: String? = nil,
-                             frame: FrameEvent? = nil, encoder: JSONEncoder) -> String {
+    public static func reply(
+        _ command: String?, ok: Bool, error: String? = nil, status: StatusReply? = nil, metrics: String? = nil,
+        frame: FrameEvent? = nil, encoder: JSONEncoder
+    ) -> String {
         json(Reply(command: command, ok: ok, error: error, status: status, metrics: metrics, frame: frame), encoder: encoder)
     }
 
@@ -88,8 +90,10 @@ public struct StateEvent: Codable, Sendable, Equatable {
     public var paused: Bool
     public var scanning: Bool
 
-    public init(camera: String, device: String, detail: String?, format: String?, torch: Bool, torchMode: TorchMode, mode: ReadMode,
-                paused: Bool, scanning: Bool) {
+    public init(
+        camera: String, device: String, detail: String?, format: String?, torch: Bool, torchMode: TorchMode, mode: ReadMode,
+        paused: Bool, scanning: Bool
+    ) {
         self.camera = camera
         self.device = device
         self.detail = detail
@@ -102,7 +106,9 @@ public struct StateEvent: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case type, camera, device, detail, format, torch, torchMode = "torch_mode", mode, paused, scanning
+        case type, camera, device, detail, format, torch
+        case torchMode = "torch_mode"
+        case mode, paused, scanning
     }
 }
 
@@ -129,7 +135,9 @@ public struct StatusReply: Codable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case state, counters, clients, held, outputs, decodeMsP50 = "decode_ms_p50", decodeMsP99 = "decode_ms_p99"
+        case state, counters, clients, held, outputs
+        case decodeMsP50 = "decode_ms_p50"
+        case decodeMsP99 = "decode_ms_p99"
     }
 }
 
@@ -179,7 +187,9 @@ public struct FrameEvent: Codable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case type, sequence, timestampNs = "timestamp_ns", width, height, viewport, symbols, reads, luma
+        case type, sequence
+        case timestampNs = "timestamp_ns"
+        case width, height, viewport, symbols, reads, luma
     }
 }
 

@@ -18,7 +18,11 @@ public struct RecordingIndex: Codable, Sendable {
             self.reads = reads
         }
 
-        enum CodingKeys: String, CodingKey { case file, sequence, timestampNs = "timestamp_ns", reads }
+        enum CodingKeys: String, CodingKey {
+            case file, sequence
+            case timestampNs = "timestamp_ns"
+            case reads
+        }
 
         /// Replay needs only `file` and `timestamp_ns`: an index made by hand may leave the rest out.
         public init(from decoder: any Decoder) throws {
@@ -37,7 +41,10 @@ public struct RecordingIndex: Codable, Sendable {
 
     public init() {}
 
-    enum CodingKeys: String, CodingKey { case version, frames, missedFrames = "missed_frames" }
+    enum CodingKeys: String, CodingKey {
+        case version, frames
+        case missedFrames = "missed_frames"
+    }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)

@@ -45,10 +45,16 @@ public struct CounterSnapshot: Sendable, Codable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case detections, reads, readsBySymbology = "reads_by_symbology", duplicates, dropped, reconnects, clients
+        case detections, reads
+        case readsBySymbology = "reads_by_symbology"
+        case duplicates, dropped, reconnects, clients
         case clientsRefused = "clients_refused"
-        case torchSwitchOns = "torch_switch_ons", framesDecoded = "frames_decoded", framesSkipped = "frames_skipped", framesGated = "frames_gated"
-        case decodeHistogram = "decode_histogram", decodeSeconds = "decode_seconds"
+        case torchSwitchOns = "torch_switch_ons"
+        case framesDecoded = "frames_decoded"
+        case framesSkipped = "frames_skipped"
+        case framesGated = "frames_gated"
+        case decodeHistogram = "decode_histogram"
+        case decodeSeconds = "decode_seconds"
     }
 }
 

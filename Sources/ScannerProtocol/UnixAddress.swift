@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A UNIX socket address, built once for the socket probe, the notify datagrams and `listen`.
@@ -21,7 +21,12 @@ public enum UnixAddress {
     public static func connect(_ path: String) -> Int32 {
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return -1 }
-        let result = with(path) { Glibc.connect(fd, $0, $1) } ?? { errno = ENAMETOOLONG; return -1 }()
+        let result =
+            with(path) { Glibc.connect(fd, $0, $1) }
+            ?? {
+                errno = ENAMETOOLONG
+                return -1
+            }()
         guard result == 0 else {
             let saved = errno
             close(fd)

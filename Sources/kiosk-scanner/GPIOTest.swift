@@ -29,7 +29,9 @@ struct GPIOTest: ParsableCommand {
         for chip in chips {
             print("\(chip.path): \(chip.name) [\(chip.label)] \(chip.lines.count) lines")
             for line in chip.lines where !line.name.isEmpty || line.used {
-                print("  line \(line.offset): \(line.name.isEmpty ? "unnamed" : line.name)\(line.used ? "  used by \(line.consumer.isEmpty ? "?" : line.consumer)" : "")")
+                print(
+                    "  line \(line.offset): \(line.name.isEmpty ? "unnamed" : line.name)\(line.used ? "  used by \(line.consumer.isEmpty ? "?" : line.consumer)" : "")"
+                )
             }
         }
         if list { return }

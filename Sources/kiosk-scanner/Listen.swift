@@ -2,12 +2,12 @@ import ArgumentParser
 import Daemon
 import FoundationEssentials
 import ScannerCore
-
-#if canImport(Glibc)
-import Glibc
-#endif
 import ScannerProtocol
 import SystemPackage
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `kiosk-scanner listen`: prints reads from the socket as they arrive, reconnecting by itself.
 struct Listen: ParsableCommand {

@@ -17,8 +17,9 @@ enum Overlay {
     /// Draws the viewport (a 2-pixel frame around it) and the codes on `image`.
     static func draw(on image: inout RGBImage, viewport: PixelRect, codes: [Code]) {
         for inset in 1...2 {
-            rectangle(on: &image, x0: viewport.x - inset, y0: viewport.y - inset,
-                      x1: viewport.x + viewport.width - 1 + inset, y1: viewport.y + viewport.height - 1 + inset, viewportColor)
+            rectangle(
+                on: &image, x0: viewport.x - inset, y0: viewport.y - inset,
+                x1: viewport.x + viewport.width - 1 + inset, y1: viewport.y + viewport.height - 1 + inset, viewportColor)
         }
         var legend: [String] = []
         for (index, code) in codes.enumerated() where !code.corners.isEmpty {
@@ -35,7 +36,8 @@ enum Overlay {
             legend.append("\(number) \(code.label)")
         }
         // The legend sits in the top-left corner, one line per code, on a dark band.
-        let scale = 2, lineHeight = 6 * scale
+        let scale = 2
+        let lineHeight = 6 * scale
         for (row, entry) in legend.enumerated() {
             let fitted = String(entry.prefix(max(1, (image.width - 4) / (4 * scale))))
             let y = 2 + row * lineHeight
@@ -49,7 +51,8 @@ enum Overlay {
         let cx = Double(corners.map(\.x).reduce(0, +)) / Double(corners.count)
         let cy = Double(corners.map(\.y).reduce(0, +)) / Double(corners.count)
         return corners.map { corner in
-            let dx = Double(corner.x) - cx, dy = Double(corner.y) - cy
+            let dx = Double(corner.x) - cx
+            let dy = Double(corner.y) - cy
             let length = max((dx * dx + dy * dy).squareRoot(), 1)
             return Point(x: Int((cx + dx * (1 + distance / length)).rounded()), y: Int((cy + dy * (1 + distance / length)).rounded()))
         }
@@ -74,16 +77,25 @@ enum Overlay {
 
     /// A straight line (Bresenham).
     static func line(on image: inout RGBImage, from start: Point, to end: Point, _ color: (r: UInt8, g: UInt8, b: UInt8)) {
-        var x = start.x, y = start.y
-        let dx = abs(end.x - start.x), dy = -abs(end.y - start.y)
-        let sx = start.x < end.x ? 1 : -1, sy = start.y < end.y ? 1 : -1
+        var x = start.x
+        var y = start.y
+        let dx = abs(end.x - start.x)
+        let dy = -abs(end.y - start.y)
+        let sx = start.x < end.x ? 1 : -1
+        let sy = start.y < end.y ? 1 : -1
         var error = dx + dy
         while true {
             image.set(x: x, y: y, color)
             if x == end.x && y == end.y { return }
             let doubled = 2 * error
-            if doubled >= dy { error += dy; x += sx }
-            if doubled <= dx { error += dx; y += sy }
+            if doubled >= dy {
+                error += dy
+                x += sx
+            }
+            if doubled <= dx {
+                error += dx
+                y += sy
+            }
         }
     }
 
@@ -92,7 +104,8 @@ enum Overlay {
         for (index, character) in string.uppercased().enumerated() {
             let glyph = PixelFont.glyph(character)
             for (offset, pixel) in glyph.enumerated() where pixel == "#" {
-                let gx = origin.x + (index * 4 + offset % 3) * scale, gy = origin.y + (offset / 3) * scale
+                let gx = origin.x + (index * 4 + offset % 3) * scale
+                let gy = origin.y + (offset / 3) * scale
                 fill(on: &image, x: gx, y: gy, width: scale, height: scale, textColor)
             }
         }

@@ -1,12 +1,12 @@
 import ArgumentParser
 import FoundationEssentials
 import ScannerCore
-
-#if canImport(Glibc)
-import Glibc
-#endif
 import ScannerProtocol
 import SystemPackage
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// `kiosk-scanner record DIR --seconds N`: the daemon's frames as PGM files plus an index of times
 /// and reads, which `camera.device: replay:DIR` plays back at a desk.

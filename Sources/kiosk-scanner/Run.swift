@@ -76,4 +76,6 @@ struct Overrides: Sendable {
     }
 }
 
+// swift-log and swift-argument-parser know nothing of each other: `--log-level` needs this bridge.
+// swift-format-ignore: AvoidRetroactiveConformances
 extension Logger.Level: @retroactive ExpressibleByArgument {}

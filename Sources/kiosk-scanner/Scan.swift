@@ -26,10 +26,16 @@ struct Scan: ParsableCommand {
     @Option(help: "Region decoded: full, square, square:FRACTION or X,Y,WIDTH,HEIGHT (normalised).")
     var viewport = "full"
 
-    @Option(help: "Decoder: zbar, zxing, or both (ZBar and zxing-cpp; zxing-cpp alone reads pdf417, datamatrix, aztec, databar-ltd, microqr, rmqr). Default: the daemon's, \(DecoderEngine.standard.rawValue).")
+    @Option(
+        help:
+            "Decoder: zbar, zxing, or both (ZBar and zxing-cpp; zxing-cpp alone reads pdf417, datamatrix, aztec, databar-ltd, microqr, rmqr). Default: the daemon's, \(DecoderEngine.standard.rawValue)."
+    )
     var engine: String = DecoderEngine.standard.rawValue
 
-    @Option(help: "Comma-separated symbologies to read (default for zbar: \(Symbology.zbarDefaults.map(\.rawValue).joined(separator: ",")); engine both adds pdf417,datamatrix,aztec,databar-ltd,microqr,rmqr; zxing reads no isbn or ean add-ons).")
+    @Option(
+        help:
+            "Comma-separated symbologies to read (default for zbar: \(Symbology.zbarDefaults.map(\.rawValue).joined(separator: ",")); engine both adds pdf417,datamatrix,aztec,databar-ltd,microqr,rmqr; zxing reads no isbn or ean add-ons)."
+    )
     var symbologies: String?
 
     func run() throws {
@@ -56,13 +62,16 @@ struct Scan: ParsableCommand {
             throw ExitCode(2)
         }
         let encoder = JSONEncoder.forEvents()
-        var found = false, failed = false
+        var found = false
+        var failed = false
         for file in files {
             do {
                 let image = try ImageFile.read(path: file)
                 let (frame, factor) = ImageFile.boundedForDecoding(image)
                 if factor > 1 {
-                    Self.fail("\(file): \(image.width)x\(image.height) scaled down \(factor) times to \(frame.width)x\(frame.height) (scan decodes at most \(ImageFile.maxDecodePixels / 1_000_000) Mpixel)")
+                    Self.fail(
+                        "\(file): \(image.width)x\(image.height) scaled down \(factor) times to \(frame.width)x\(frame.height) (scan decodes at most \(ImageFile.maxDecodePixels / 1_000_000) Mpixel)"
+                    )
                 }
                 for var symbol in try decoder.symbols(in: frame, viewport: region) {
                     found = true

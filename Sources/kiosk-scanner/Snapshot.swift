@@ -10,7 +10,8 @@ import SystemPackage
 struct Snapshot: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Save the running daemon's latest frame as a PNG with the viewport and the codes in view drawn on it.",
-        discussion: "The frame is decoded in full for the picture, even while scanning is paused or gated. `kiosk-scanner scan FILE` on the picture reproduces the reads."
+        discussion:
+            "The frame is decoded in full for the picture, even while scanning is paused or gated. `kiosk-scanner scan FILE` on the picture reproduces the reads."
     )
 
     @Option(help: "The PNG file to write.")
@@ -43,7 +44,9 @@ struct Snapshot: ParsableCommand {
                 throw ExitCode(1)
             }
             let viewport = frame.viewport
-            print("\(out): frame \(frame.sequence), \(frame.width)x\(frame.height), viewport \(viewport.x),\(viewport.y) \(viewport.width)x\(viewport.height), \(codes.count) code\(codes.count == 1 ? "" : "s") in view")
+            print(
+                "\(out): frame \(frame.sequence), \(frame.width)x\(frame.height), viewport \(viewport.x),\(viewport.y) \(viewport.width)x\(viewport.height), \(codes.count) code\(codes.count == 1 ? "" : "s") in view"
+            )
             for code in codes { print("  \(code.label)") }
             return
         }

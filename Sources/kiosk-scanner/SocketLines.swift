@@ -1,11 +1,11 @@
 import Daemon
 import FoundationEssentials
-
-#if canImport(Glibc)
-import Glibc
-#endif
 import ScannerProtocol
 import SystemPackage
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// A connection to the daemon's socket, read a line at a time (for `listen`, `status`, `snapshot`, `record`).
 final class SocketLines {

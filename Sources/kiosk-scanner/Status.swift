@@ -72,7 +72,8 @@ struct Status: ParsableCommand {
     }
 
     static func describe(_ status: StatusReply) -> String {
-        let state = status.state, counters = status.counters
+        let state = status.state
+        let counters = status.counters
         func breakdown(_ entries: [String: Int]) -> String {
             entries.isEmpty ? "" : " (" + entries.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"
         }

@@ -9,7 +9,8 @@ import Testing
     /// that file (as systemd names its stream) or another one; returns what it logged.
     func logged(namingTheStream: Bool) throws -> String {
         let directory = try TemporaryDirectory.shared.directory("journal")
-        let config = "\(directory)/bad.conf", log = "\(directory)/stderr"
+        let config = "\(directory)/bad.conf"
+        let log = "\(directory)/stderr"
         try Data("camera:\n  fps: 500\n".utf8).write(to: URL(fileURLWithPath: config))
         FileManager.default.createFile(atPath: log, contents: nil)
         let handle = try #require(FileHandle(forWritingAtPath: log))

@@ -168,7 +168,8 @@ import Testing
     }
 
     @Test func shippedConfigPasses() throws {
-        let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../etc/kiosk-scanner/kiosk-scanner.conf").standardized.path
+        let shipped = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../etc/kiosk-scanner/kiosk-scanner.conf")
+            .standardized.path
         #expect(try Tool.capture(Tool.scannerBinary, ["check-config", shipped]).status == 0)
     }
 }

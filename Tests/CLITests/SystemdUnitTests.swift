@@ -12,12 +12,16 @@ import Testing
         let text = try String(contentsOfFile: Self.unit, encoding: .utf8)
             .replacingOccurrences(of: "/usr/bin/kiosk-scanner", with: Tool.scannerBinary)
         let directory = try TemporaryDirectory.shared.directory("units")
-        let copy = "\(directory)/kiosk-scanner.service", socket = "\(directory)/kiosk-scanner.socket"
+        let copy = "\(directory)/kiosk-scanner.service"
+        let socket = "\(directory)/kiosk-scanner.socket"
         try text.write(toFile: copy, atomically: true, encoding: .utf8)
         try FileManager.default.copyItem(atPath: Self.unit.replacingOccurrences(of: ".service", with: ".socket"), toPath: socket)
         let gadget = "\(directory)/kiosk-scanner-gadget.service"
         try String(contentsOfFile: Self.unit.replacingOccurrences(of: "kiosk-scanner.service", with: "kiosk-scanner-gadget.service"), encoding: .utf8)
-            .replacingOccurrences(of: "/usr/lib/kiosk-scanner/kiosk-scanner-gadget", with: Self.unit.replacingOccurrences(of: "kiosk-scanner.service", with: "kiosk-scanner-gadget"))
+            .replacingOccurrences(
+                of: "/usr/lib/kiosk-scanner/kiosk-scanner-gadget",
+                with: Self.unit.replacingOccurrences(of: "kiosk-scanner.service", with: "kiosk-scanner-gadget")
+            )
             .write(toFile: gadget, atomically: true, encoding: .utf8)
         let result = try Tool.capture("systemd-analyze", ["verify", copy, socket, gadget])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")

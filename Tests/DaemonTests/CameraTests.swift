@@ -3,7 +3,7 @@ import ScannerTestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The real daemon in front of the emulated camera (libv4l2emu.so preloaded before libv4l2).
@@ -110,7 +110,8 @@ import Glibc
         repeat {
             counters = (client.command("status")?["status"] as? [String: Any])?["counters"] as? [String: Any] ?? [:]
         } while (counters["frames_decoded"] as? Int ?? 0) < 10 && Date() < deadline
-        let decoded = counters["frames_decoded"] as? Int ?? 0, skipped = counters["frames_skipped"] as? Int ?? 0
+        let decoded = counters["frames_decoded"] as? Int ?? 0
+        let skipped = counters["frames_skipped"] as? Int ?? 0
         #expect(decoded >= 10)
         #expect(skipped > decoded, "\(skipped) frames skipped for \(decoded) decoded: the newest frame is always the one decoded")
         // Frames reach the decoder and are dropped at the driver only when every buffer is out.
@@ -146,7 +147,8 @@ import Glibc
         repeat {
             counters = (client.command("status")?["status"] as? [String: Any])?["counters"] as? [String: Any] ?? [:]
         } while (counters["frames_decoded"] as? Int ?? 0) + (counters["frames_gated"] as? Int ?? 0) < 150 && Date() < deadline
-        let decoded = counters["frames_decoded"] as? Int ?? 0, gated = counters["frames_gated"] as? Int ?? 0
+        let decoded = counters["frames_decoded"] as? Int ?? 0
+        let gated = counters["frames_gated"] as? Int ?? 0
         #expect(counters["reads"] as? Int == 1)
         #expect(decoded + gated >= 150)
         #expect(gated > 3 * decoded, "\(decoded) decoded, \(gated) gated: an unchanged scene is decoded at the minimum rate only")

@@ -1,5 +1,4 @@
 import Capture
-@testable import Daemon
 import Feedback
 import Foundation
 import ImageFiles
@@ -8,6 +7,8 @@ import ScannerCore
 import ScannerTestSupport
 import Synchronization
 import Testing
+
+@testable import Daemon
 
 /// The capture loop in this process, with a scripted camera and clock: the rules of the loop itself
 /// (a trigger session ends at its first read, a silent camera counts as interrupted, reconnects are
@@ -100,20 +101,25 @@ import Testing
 
         init(config: ScannerConfig, sources: @escaping @Sendable (Int) throws(CameraError) -> any FrameSource) {
             let logger = Logger(label: "capture-loop-test")
-            let recorder = recorder, counters = counters
+            let recorder = recorder
+            let counters = counters
             state = ScannerState(config: config.scanner, device: "scripted", feedback: recorder, counters: counters, logger: logger, publish: { _ in })
-            let opened = opened, offset = offset, start = MonotonicClock.nanoseconds()
+            let opened = opened
+            let offset = offset
+            let start = MonotonicClock.nanoseconds()
             let environment = CaptureEnvironment(
                 open: { _, _ throws(CameraError) in try sources(opened.next()) },
                 now: { start + offset.nanoseconds },
                 waitForDevice: { _, _, _, progress in progress() }
             )
-            loop = CaptureLoop(config: config, state: state, counters: counters, feedback: recorder, sink: recorder, tap: FrameTap(),
-                               notifier: SystemdNotifier(), logger: logger, environment: environment)
+            loop = CaptureLoop(
+                config: config, state: state, counters: counters, feedback: recorder, sink: recorder, tap: FrameTap(),
+                notifier: SystemdNotifier(), logger: logger, environment: environment)
         }
 
         func start() {
-            let loop = loop, finished = finished
+            let loop = loop
+            let finished = finished
             Thread {
                 loop.run()
                 finished.next()
@@ -145,8 +151,9 @@ import Testing
             placed.append((try ImageFile.read(path: Barcodes.qr(text, moduleSize: 3)), Point(x: 50 + index * 120, y: 70)))
         }
         let scene = Barcodes.compose(size: size, background: 220, placing: placed)
-        return Frame(width: scene.width, height: scene.height, pixels: (0..<(scene.width * scene.height)).map { scene[$0 % scene.width, $0 / scene.width] },
-                     sequence: sequence)
+        return Frame(
+            width: scene.width, height: scene.height, pixels: (0..<(scene.width * scene.height)).map { scene[$0 % scene.width, $0 / scene.width] },
+            sequence: sequence)
     }
 
     static func config(mode: ReadMode = .presentation, stallSeconds: Double = 5) -> ScannerConfig {

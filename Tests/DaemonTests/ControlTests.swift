@@ -56,7 +56,8 @@ import Testing
     @Test func triggerModeReadsOneCodePerTrigger() throws {
         try show("trigger me")
         let daemon = try DaemonProcess(
-            config: Fixtures.config(device: camera.node, extra: "tracking:\n  absence: 0\n").replacingOccurrences(of: "scanner:\n", with: "scanner:\n  mode: trigger\n  trigger_timeout: 3\n"),
+            config: Fixtures.config(device: camera.node, extra: "tracking:\n  absence: 0\n").replacingOccurrences(
+                of: "scanner:\n", with: "scanner:\n  mode: trigger\n  trigger_timeout: 3\n"),
             environment: camera.environment)
         let client = try daemon.connect()
         let state = try #require(client.waitForCamera("streaming"))

@@ -32,14 +32,16 @@ import Testing
     /// One frame: 0 noise, 1 stripes (bars of random widths, either axis), 2 random rectangles,
     /// 3 a real symbol cut short and partly overwritten.
     static func fuzzed(kind: Int, symbols: [Frame], random: inout SeededGenerator) -> Frame {
-        let width = size.width, height = size.height
+        let width = size.width
+        let height = size.height
         var pixels = [UInt8](repeating: UInt8.random(in: 0...255, using: &random), count: width * height)
         switch kind {
         case 0:
             for index in pixels.indices { pixels[index] = UInt8.random(in: 0...255, using: &random) }
         case 1:
             let vertical = Bool.random(using: &random)
-            var position = 0, dark = false
+            var position = 0
+            var dark = false
             while position < (vertical ? width : height) {
                 let run = Int.random(in: 1...6, using: &random)
                 for offset in position..<min(position + run, vertical ? width : height) {
@@ -52,16 +54,20 @@ import Testing
             }
         case 2:
             for _ in 0..<Int.random(in: 1...40, using: &random) {
-                let x = Int.random(in: 0..<width, using: &random), y = Int.random(in: 0..<height, using: &random)
-                let w = Int.random(in: 1...60, using: &random), h = Int.random(in: 1...60, using: &random)
+                let x = Int.random(in: 0..<width, using: &random)
+                let y = Int.random(in: 0..<height, using: &random)
+                let w = Int.random(in: 1...60, using: &random)
+                let h = Int.random(in: 1...60, using: &random)
                 let shade = UInt8.random(in: 0...255, using: &random)
                 for row in y..<min(y + h, height) { for column in x..<min(x + w, width) { pixels[row * width + column] = shade } }
             }
         default:
             let symbol = symbols[Int.random(in: 0..<symbols.count, using: &random)]
             // A part of the symbol: cut at a random row and column, placed anywhere (partly outside).
-            let keptWidth = Int.random(in: 1...symbol.width, using: &random), keptHeight = Int.random(in: 1...symbol.height, using: &random)
-            let left = Int.random(in: -keptWidth / 2...width - 1, using: &random), top = Int.random(in: -keptHeight / 2...height - 1, using: &random)
+            let keptWidth = Int.random(in: 1...symbol.width, using: &random)
+            let keptHeight = Int.random(in: 1...symbol.height, using: &random)
+            let left = Int.random(in: -keptWidth / 2...width - 1, using: &random)
+            let top = Int.random(in: -keptHeight / 2...height - 1, using: &random)
             for row in 0..<keptHeight where top + row >= 0 && top + row < height {
                 for column in 0..<keptWidth where left + column >= 0 && left + column < width {
                     pixels[(top + row) * width + left + column] = symbol[column, row]
@@ -79,15 +85,17 @@ import Testing
     func fuzzedFramesNeitherCrashNorStallTheDaemon(engine: DecoderEngine) throws {
         let directory = try Self.directory.get()
         let symbologies = engine.defaultSymbologies.map(\.rawValue).sorted().joined(separator: ", ")
-        let daemon = try DaemonProcess(config: Fixtures.config(
-            device: "replay:\(directory)", camera: "  fps: 240",
-            extra: "viewport:\n  rect: [0, 0, 1, 1]\ndecoder:\n  engine: \(engine.rawValue)\n  symbologies: [\(symbologies)]\n"))
+        let daemon = try DaemonProcess(
+            config: Fixtures.config(
+                device: "replay:\(directory)", camera: "  fps: 240",
+                extra: "viewport:\n  rect: [0, 0, 1, 1]\ndecoder:\n  engine: \(engine.rawValue)\n  symbologies: [\(symbologies)]\n"))
         let client = try daemon.connect(timeout: 60)
         // Loading 3,000 images takes the replay source a while.
         #expect(client.waitForCamera("streaming", timeout: 300) != nil, "\(engine): \(daemon.log.suffix(500))")
         // Every frame decoded at least once over the loop: the count of decoded frames keeps rising
         // until it passes the number of frames. A stalled decoder stops it rising.
-        var decoded = 0, unchanged = 0
+        var decoded = 0
+        var unchanged = 0
         while decoded < Self.count * 2 && unchanged < 40 {
             let reply = try Tool.capture(Tool.scannerBinary, ["status", "--json", "--socket", daemon.socketPath])
             let status = try JSONSerialization.jsonObject(with: Data(reply.stdout.utf8)) as? [String: Any]

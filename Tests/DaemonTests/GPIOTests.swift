@@ -3,7 +3,7 @@ import ScannerTestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The real daemon driving the emulated GPIO chip (libgpiodemu preloaded in front of libgpiod),
@@ -32,7 +32,8 @@ import Glibc
 
     func start(_ extra: String = "", scanner: String = "", lines: String = GPIOTests.lines) throws -> DaemonProcess {
         try DaemonProcess(
-            config: Fixtures.config(device: camera.node, scanner: scanner, extra: lines + "\n" + extra), environment: gpio.environment(adding: camera.environment))
+            config: Fixtures.config(device: camera.node, scanner: scanner, extra: lines + "\n" + extra),
+            environment: gpio.environment(adding: camera.environment))
     }
 
     func frame(_ text: String) throws -> String { try Fixtures.qrFrameFile(text, in: directory) }
@@ -98,7 +99,8 @@ import Glibc
         #expect(gpio.waitFor { $0.offset == Self.flash && $0.event == "set" && $0.arguments == ["0"] && gpio.pulses(of: Self.flash).count >= 2 } != nil)
         let beep = try #require(gpio.pulses(of: Self.buzzer).dropFirst(before).first)
         let flash = try #require(gpio.pulses(of: Self.flash).last)
-        let beepMs = Double(beep.off - beep.on) / 1e6, flashMs = Double(flash.off - flash.on) / 1e6
+        let beepMs = Double(beep.off - beep.on) / 1e6
+        let flashMs = Double(flash.off - flash.on) / 1e6
         // Pulse lengths are not timed here: on a loaded machine the emulator's stamps of a line's
         // changes come late by tens of milliseconds either way. The bound only tells this pattern
         // from the others, and the order of the player's calls makes beep and flash overlap.
@@ -128,12 +130,13 @@ import Glibc
     @Test func linesThatCannotBeRequestedAreReportedAndTheDaemonRunsOn() throws {
         _ = try EmulatedGPIO(directory: directory, busy: [27])
         try camera.plug(["background": "200", "frame": frame("no feedback")])
-        let daemon = try start(lines: """
-            gpio:
-              torch: { chip: gpiochip9, line: 17 }
-              buzzer: { type: active, chip: gpiochip0, line: 27 }
-              flash: { chip: gpiochip0, line: NO_SUCH_LINE }
-            """)
+        let daemon = try start(
+            lines: """
+                gpio:
+                  torch: { chip: gpiochip9, line: 17 }
+                  buzzer: { type: active, chip: gpiochip0, line: 27 }
+                  flash: { chip: gpiochip0, line: NO_SUCH_LINE }
+                """)
         let client = try daemon.connect()
         #expect(client.waitForScan("no feedback").match != nil)
         #expect(daemon.log.contains("gpio torch (gpiochip9 line 17): cannot request: no such chip or line"))
@@ -164,7 +167,8 @@ import Glibc
         let client = try daemon.connect()
         #expect(gpio.waitFor { $0.offset == Self.buzzer && $0.event == "set" && $0.arguments == ["0"] } != nil, "startup beep over")
         #expect(client.command("beep")?["ok"] as? Bool == true)
-        let first = try #require(gpio.waitFor { $0.offset == Self.buzzer && $0.event == "set" && $0.arguments == ["1"] && gpio.pulses(of: Self.buzzer).count == 1 })
+        let first = try #require(
+            gpio.waitFor { $0.offset == Self.buzzer && $0.event == "set" && $0.arguments == ["1"] && gpio.pulses(of: Self.buzzer).count == 1 })
         usleep(300_000)  // the restart point inside the pattern is what is under test
         #expect(client.command("beep")?["ok"] as? Bool == true)
         #expect(gpio.waitFor(timeout: 5) { _ in gpio.pulses(of: Self.buzzer).count == 2 } != nil)
@@ -205,16 +209,19 @@ import Glibc
         }
         func read(_ file: String) -> String { (try? String(contentsOfFile: "\(chip)/pwm0/\(file)", encoding: .utf8)) ?? "" }
         try camera.plug(["background": "200"])
-        let daemon = try start("feedback:\n  good_read: { beep: 0.5, flash: 0 }\n  startup: { beep: 0.01, flash: 0 }\n", lines: """
-            gpio:
-              buzzer: { type: passive, pwm_chip: \(chip), pwm_channel: 0, frequency: 2500 }
-            """)
+        let daemon = try start(
+            "feedback:\n  good_read: { beep: 0.5, flash: 0 }\n  startup: { beep: 0.01, flash: 0 }\n",
+            lines: """
+                gpio:
+                  buzzer: { type: passive, pwm_chip: \(chip), pwm_channel: 0, frequency: 2500 }
+                """)
         let client = try daemon.connect()
         #expect(daemon.waitForLog("gpio buzzer ready"))
         #expect(read("period") == "400000" && read("duty_cycle") == "200000", "2500 Hz at half duty")
         try camera.plug(["background": "200", "frame": frame("tone")])
         #expect(client.waitForScan("tone").match != nil)
-        var sounded = false, stopped = false
+        var sounded = false
+        var stopped = false
         let deadline = Date().addingTimeInterval(5)
         while !stopped && Date() < deadline {
             if read("enable") == "1" { sounded = true } else if sounded { stopped = true }
@@ -245,7 +252,8 @@ import Glibc
         #expect(gpio.pulses(of: Self.buzzer).count == 3 && gpio.pulses(of: Self.flash).count == 3)
         for offset in [Self.torch, Self.buzzer, Self.flash] { #expect(gpio.value(of: offset) == 0) }
 
-        let missing = try Tool.capture(Tool.scannerBinary, ["gpio-test", "--config", config], environment: ["LD_PRELOAD": EmulatedGPIO.library, "KSGPIO_DIR": "/nonexistent"])
+        let missing = try Tool.capture(
+            Tool.scannerBinary, ["gpio-test", "--config", config], environment: ["LD_PRELOAD": EmulatedGPIO.library, "KSGPIO_DIR": "/nonexistent"])
         #expect(missing.status == 1)
         #expect(missing.stdout.contains("no GPIO chips"))
         #expect(missing.stdout.contains("FAIL torch (gpiochip0 line GPIO17): cannot request: no such chip or line"))

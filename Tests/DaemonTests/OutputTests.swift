@@ -3,7 +3,7 @@ import ScannerTestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Serial and keyboard-wedge outputs of the real daemon: a pty stands in for the serial line and
@@ -34,15 +34,16 @@ import Glibc
         let link = directory + "/ttyUSB-link"
         var line = try PseudoTerminal()
         try line.link(link)
-        let daemon = try start(outputs: """
-              - type: serial
-                device: \(link)
-                baud: 115200
-                prefix: "<STX>"
-                suffix: "\\x03"
-                terminator: crlf
-                aim: true
-            """)
+        let daemon = try start(
+            outputs: """
+                  - type: serial
+                    device: \(link)
+                    baud: 115200
+                    prefix: "<STX>"
+                    suffix: "\\x03"
+                    terminator: crlf
+                    aim: true
+                """)
         let client = try daemon.connect()
         try show("serial one")
         #expect(client.waitForScan("serial one").match != nil)
@@ -101,7 +102,8 @@ import Glibc
         let line = try PseudoTerminal()
         try line.link(link)
         // Nobody on the socket and no hold queue: only the serial line can accept reads.
-        let feedback = "feedback:\n  good_read: { beep: 0.05, flash: 0 }\n  error: { beep: 0.25, flash: 0, repeat: 1 }\n  startup: { beep: 0.01, flash: 0, repeat: 1 }\n"
+        let feedback =
+            "feedback:\n  good_read: { beep: 0.05, flash: 0 }\n  error: { beep: 0.25, flash: 0, repeat: 1 }\n  startup: { beep: 0.01, flash: 0, repeat: 1 }\n"
         let lines = "gpio:\n  buzzer: { chip: gpiochip0, line: 27 }\n"
         let daemon = try start(
             outputs: "  - { type: serial, device: \(link) }\n", extra: "socket:\n  hold_count: 0\n" + lines + feedback,
@@ -140,16 +142,20 @@ import Glibc
         try show("Zy@")
         #expect(client.waitForScan("Zy@").match != nil)
         // German layout: Z is Shift + the key US boards label Y, y is the Z key, @ is AltGr + Q; then Enter.
-        let expected = [Self.report(0x02, 0x1C), Self.release, Self.report(0x00, 0x1D), Self.release, Self.report(0x40, 0x14), Self.release,
-                        Self.report(0x00, 0x28), Self.release].flatMap { $0 }
+        let expected = [
+            Self.report(0x02, 0x1C), Self.release, Self.report(0x00, 0x1D), Self.release, Self.report(0x40, 0x14), Self.release,
+            Self.report(0x00, 0x28), Self.release,
+        ].flatMap { $0 }
         #expect(gadget.read(atLeast: expected.count) == expected)
 
         // The host turns Caps Lock on (LED output report): letters are sent with Shift inverted.
         gadget.write([0x02])
         try show("Caps")
         #expect(client.waitForScan("Caps").match != nil)
-        let caps = [Self.report(0x00, 0x06), Self.release, Self.report(0x02, 0x04), Self.release, Self.report(0x02, 0x13), Self.release,
-                    Self.report(0x02, 0x16), Self.release, Self.report(0x00, 0x28), Self.release].flatMap { $0 }
+        let caps = [
+            Self.report(0x00, 0x06), Self.release, Self.report(0x02, 0x04), Self.release, Self.report(0x02, 0x13), Self.release,
+            Self.report(0x02, 0x16), Self.release, Self.report(0x00, 0x28), Self.release,
+        ].flatMap { $0 }
         #expect(gadget.read(atLeast: caps.count) == caps)
         gadget.close()
     }
@@ -205,16 +211,19 @@ import Glibc
         while events.count < wanted && Date() < deadline {
             let data = (try? Data(contentsOf: URL(fileURLWithPath: device + ".events"))) ?? Data()
             events = stride(from: 0, to: data.count - 23, by: 24).map { offset in
-                (data.subdata(in: offset + 16..<offset + 18).withUnsafeBytes { $0.load(as: UInt16.self) },
-                 data.subdata(in: offset + 18..<offset + 20).withUnsafeBytes { $0.load(as: UInt16.self) },
-                 data.subdata(in: offset + 20..<offset + 24).withUnsafeBytes { $0.load(as: Int32.self) })
+                (
+                    data.subdata(in: offset + 16..<offset + 18).withUnsafeBytes { $0.load(as: UInt16.self) },
+                    data.subdata(in: offset + 18..<offset + 20).withUnsafeBytes { $0.load(as: UInt16.self) },
+                    data.subdata(in: offset + 20..<offset + 24).withUnsafeBytes { $0.load(as: Int32.self) }
+                )
             }
             usleep(20_000)
         }
         let keys = events.filter { $0.type == 1 }.map { "\($0.code):\($0.value)" }
         // LEFTSHIFT(42) down, A(30) down, A up, LEFTSHIFT up; b(48); 1(2); Enter(28).
         #expect(Array(keys.prefix(12)) == ["42:1", "30:1", "30:0", "42:0", "48:1", "48:0", "2:1", "2:0", "28:1", "28:0", "31:1", "31:0"])
-        #expect(zip(events, events.dropFirst()).allSatisfy { $0.0.type != 1 || ($0.1.type == 0 && $0.1.code == 0) }, "every key event is followed by SYN_REPORT")
+        #expect(
+            zip(events, events.dropFirst()).allSatisfy { $0.0.type != 1 || ($0.1.type == 0 && $0.1.code == 0) }, "every key event is followed by SYN_REPORT")
         let ioctls = (try? String(contentsOfFile: device + ".ioctl", encoding: .utf8)) ?? ""
         #expect(ioctls.components(separatedBy: "UI_DEV_CREATE").count - 1 == 1, "created once, for both reads")
         #expect(ioctls.contains("UI_SET_EVBIT 1") && ioctls.contains("UI_DEV_SETUP bus=6 vendor=1209 product=4b53 name=kiosk-scanner keyboard"))

@@ -3,7 +3,7 @@ import ScannerTestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// `kiosk-scanner record` against the emulated camera, and `replay:DIR` of what it wrote.
@@ -56,14 +56,16 @@ import Glibc
         let live = try DaemonProcess(config: Fixtures.config(device: camera.node), environment: camera.environment)
         _ = try live.connect()
         // 640x480 frames are 300 KiB: a 1 MiB budget holds three.
-        let small = try Tool.capture(Tool.scannerBinary, ["record", directory + "/small", "--seconds", "5", "--max-megabytes", "1", "--socket", live.socketPath])
+        let small = try Tool.capture(
+            Tool.scannerBinary, ["record", directory + "/small", "--seconds", "5", "--max-megabytes", "1", "--socket", live.socketPath])
         #expect(small.status == 1)
         #expect(small.stderr.contains("stopped early: the recording would exceed --max-megabytes 1"), "\(small.stderr)")
         let files = try FileManager.default.contentsOfDirectory(atPath: directory + "/small")
         #expect(files.filter { $0.hasSuffix(".pgm") }.count == 3)
         #expect(files.contains("index.json"), "what was recorded stays usable")
 
-        let full = try Tool.capture(Tool.scannerBinary, ["record", directory + "/full", "--seconds", "1", "--keep-free-megabytes", "100000000", "--socket", live.socketPath])
+        let full = try Tool.capture(
+            Tool.scannerBinary, ["record", directory + "/full", "--seconds", "1", "--keep-free-megabytes", "100000000", "--socket", live.socketPath])
         #expect(full.status == 1)
         #expect(full.stderr.contains("refusing to start"), "\(full.stderr)")
         #expect(full.stderr.contains("must keep 100000000 MiB free"))

@@ -4,7 +4,7 @@ import ScannerTestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The daemon under a stream of seeded hostile input while codes keep coming: control lines and
@@ -30,7 +30,8 @@ import Glibc
 
         var generator = SeededGenerator(seed: 24)
         let fuzzer = try daemon.connect(subscribe: false)
-        var sent = 0, replies = 0
+        var sent = 0
+        var replies = 0
         for _ in 0..<(10_000 / 50) {
             var batch: [UInt8] = []
             for _ in 0..<50 { batch += Self.controlLine(using: &generator) + [UInt8(ascii: "\n")] }

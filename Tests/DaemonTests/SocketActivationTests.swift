@@ -3,7 +3,7 @@ import ScannerTestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Socket activation: the daemon serves the listening socket passed as fd 3 (LISTEN_FDS), as
@@ -11,8 +11,10 @@ import Glibc
 @Suite struct SocketActivationTests {
     @Test func daemonServesThePassedSocketAndLeavesItsFile() throws {
         let directory = try TemporaryDirectory.shared.directory("activation")
-        let activated = "\(directory)/activated.sock", configured = "\(directory)/configured.sock"
-        let config = "\(directory)/k.conf", log = "\(directory)/daemon.log"
+        let activated = "\(directory)/activated.sock"
+        let configured = "\(directory)/configured.sock"
+        let config = "\(directory)/k.conf"
+        let log = "\(directory)/daemon.log"
         try Fixtures.config(device: "replay:\(try Fixtures.replayDirectory(codes: ["activated"]))")
             .write(toFile: config, atomically: true, encoding: .utf8)
 
@@ -34,7 +36,7 @@ import Glibc
         let script = "LISTEN_PID=$$ LISTEN_FDS=1 exec \"$0\" run --config \"$1\" --socket \"$2\" --log-level debug"
         let arguments = ["/bin/sh", "-c", script, Tool.scannerBinary, config, configured]
         var argv = arguments.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
+        defer { for pointer in argv { free(pointer) } }
         var pid: pid_t = 0
         try #require(posix_spawn(&pid, "/bin/sh", &actions, nil, &argv, environ) == 0)
         close(listening)

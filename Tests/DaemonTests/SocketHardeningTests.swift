@@ -3,7 +3,7 @@ import ScannerTestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// What a hostile or careless client can do to the socket, each case against the real binary:
@@ -208,4 +208,3 @@ import Glibc
         return Int(line.split(separator: " ").dropFirst().first ?? "") ?? 0
     }
 }
-

@@ -5,7 +5,7 @@ import ScannerTestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The real daemon on a replayed directory: what a POS application sees on the socket.
@@ -119,7 +119,8 @@ import Glibc
         var generator = SeededGenerator(seed: 42)
         var lines = 0
         var valid = 0
-        var replies = 0, errors = 0
+        var replies = 0
+        var errors = 0
         // Sent in batches of 100, each batch's replies read before the next: a client that never
         // reads its replies is a stalled client, and is cut off like one.
         for batchStart in stride(from: 0, to: 10_000, by: 100) {

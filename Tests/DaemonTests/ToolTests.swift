@@ -5,7 +5,7 @@ import ScannerTestSupport
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The installer's and operator's tools against a running daemon: snapshot, record and replay,
@@ -67,8 +67,9 @@ import Glibc
     @Test func metricsTextfileIsWrittenAndKeptCurrent() throws {
         let directory = try TemporaryDirectory.shared.directory("textfile")
         let replay = try Fixtures.replayDirectory(codes: ["metered"])
-        let daemon = try DaemonProcess(config: Fixtures.config(
-            device: "replay:\(replay)", extra: "metrics:\n  textfile: \(directory)/kiosk.prom\n  interval: 1\n"))
+        let daemon = try DaemonProcess(
+            config: Fixtures.config(
+                device: "replay:\(replay)", extra: "metrics:\n  textfile: \(directory)/kiosk.prom\n  interval: 1\n"))
         let client = try daemon.connect()
         #expect(client.waitForScan("metered").match != nil)
         var text = ""

@@ -43,9 +43,10 @@ import Testing
         try write(ImageFile.read(path: Barcodes.zint(.databarLimited, "1234567890128", scale: 3)))
         try write(ImageFile.read(path: Barcodes.zint(.microqr, "MQR1", scale: 4)))
         try write(ImageFile.read(path: Barcodes.zint(.rmqr, "rMQR in the daemon", scale: 4)))
-        let daemon = try DaemonProcess(config: Fixtures.config(
-            device: "replay:\(directory)",
-            extra: "viewport:\n  rect: [0, 0, 1, 1]\ntracking:\n  absence: 0.05\ndecoder:\n  engine: \(engine.rawValue)\n  symbologies: \(symbologies)\n"))
+        let daemon = try DaemonProcess(
+            config: Fixtures.config(
+                device: "replay:\(directory)",
+                extra: "viewport:\n  rect: [0, 0, 1, 1]\ntracking:\n  absence: 0.05\ndecoder:\n  engine: \(engine.rawValue)\n  symbologies: \(symbologies)\n"))
         let client = try daemon.connect()
         for text in ["DM in the daemon", "Aztec in the daemon", "PDF417 in the daemon", "123456", "0112345678901286", "MQR1", "rMQR in the daemon"] {
             #expect(client.waitForScan(text).match != nil, "\(text): \(daemon.log.suffix(500))")

@@ -37,7 +37,10 @@ import Testing
         func feed(_ image: Frame) throws {
             frame += 1
             let time = Double(frame) / fps
-            guard case .decode(let secondLooks, let look, let changed) = gate.decide(image, viewport: PixelRect(x: 0, y: 0, width: image.width, height: image.height), at: time) else {
+            guard
+                case .decode(let secondLooks, let look, let changed) = gate.decide(
+                    image, viewport: PixelRect(x: 0, y: 0, width: image.width, height: image.height), at: time)
+            else {
                 tracker.touch(at: time)
                 return
             }
@@ -98,7 +101,8 @@ import Testing
         let code = try Self.qr("SLIDE-\(module)", module: module)
         let stop = Self.centre(code)
         for frame in 0..<5 { try stream.feed(Self.scene([], layer: frame)) }
-        var x = -code.width, whole = 0
+        var x = -code.width
+        var whole = 0
         while x < stop.x {
             x = min(x + 10, stop.x)
             try stream.feed(Self.scene([(code, Point(x: x, y: stop.y))], layer: stream.frame))

@@ -32,7 +32,8 @@ import Testing
         // The gate's timer decodes on an unchanged scene skip the second looks; the next full decode takes them again.
         let decoder = try Self.decoder(.zbar, Preprocessing.defaults)
         let inverted = try Self.invertedQR("dark mode")
-        let grainy = Self.grain(Barcodes.centred(try ImageFile.read(path: Barcodes.qr("scaled", moduleSize: 6)), in: Size(width: 640, height: 480)), amplitude: 150)
+        let grainy = Self.grain(
+            Barcodes.centred(try ImageFile.read(path: Barcodes.qr("scaled", moduleSize: 6)), in: Size(width: 640, height: 480)), amplitude: 150)
         for round in 0..<2 {
             #expect(try decoder.symbols(in: inverted, viewport: .standard, secondLooks: false).isEmpty, "round \(round)")
             #expect(try decoder.symbols(in: grainy, viewport: .standard, secondLooks: false).isEmpty, "round \(round)")
@@ -54,7 +55,8 @@ import Testing
         #expect(plain.isEmpty, "the full-size pass misses it")
         let symbol = try #require(second.first, "the half-size pass reads it")
         #expect(String(decoding: symbol.bytes, as: UTF8.self) == "scaled")
-        let xs = symbol.corners.points.map(\.x), ys = symbol.corners.points.map(\.y)
+        let xs = symbol.corners.points.map(\.x)
+        let ys = symbol.corners.points.map(\.y)
         #expect(abs((xs.min()! + xs.max()!) / 2 - 320) < 12 && abs((ys.min()! + ys.max()!) / 2 - 240) < 12, "centred in frame coordinates: \(symbol.corners)")
     }
 

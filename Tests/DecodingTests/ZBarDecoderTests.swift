@@ -104,7 +104,8 @@ import Testing
         let qr = try ImageFile.read(path: Barcodes.qr("outside"))
         let size = Size(width: 1280, height: 720)
         // Top-left and bottom-right corners: outside the centred square (3/4 of 720 = 540 px wide).
-        let frame = Barcodes.compose(size: size, placing: [(ean, Point(x: 5, y: 5)), (qr, Point(x: size.width - qr.width - 5, y: size.height - qr.height - 5))])
+        let frame = Barcodes.compose(
+            size: size, placing: [(ean, Point(x: 5, y: 5)), (qr, Point(x: size.width - qr.width - 5, y: size.height - qr.height - 5))])
         #expect(try decoder.symbols(in: frame, viewport: .standard).isEmpty)
         #expect(Set(try decoder.symbols(in: frame, viewport: .full).map(\.symbology)) == [.ean13, .qr])
         // Placed in the middle, the same codes are read through the default viewport.

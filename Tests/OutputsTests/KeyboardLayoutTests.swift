@@ -40,7 +40,9 @@ import Testing
         let characters = layout.characters
         let output = try Self.typed(characters.map { Self.strokes(layout.actions(for: $0)!) }, layout: xkb)
         for (index, character) in characters.enumerated() {
-            #expect(output[index] == String(character), "\(layout.name): '\(character)' typed as '\(output[index])' by \(Self.strokes(layout.actions(for: character)!))")
+            #expect(
+                output[index] == String(character),
+                "\(layout.name): '\(character)' typed as '\(output[index])' by \(Self.strokes(layout.actions(for: character)!))")
         }
     }
 

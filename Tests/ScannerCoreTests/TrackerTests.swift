@@ -15,7 +15,8 @@ import Testing
 
     @Test func aCodeSeenInManyFramesIsReportedOnce() {
         var tracker = Self.tracker()
-        var reported = 0, suppressed = 0
+        var reported = 0
+        var suppressed = 0
         for frame in 0..<300 {
             let outcome = tracker.update(with: [Self.symbol("A")], at: Double(frame) / 30)
             reported += outcome.new.count
@@ -81,8 +82,11 @@ import Testing
         var tracker = Self.tracker(absence: TrackingConfig().absenceSeconds)
         let size = Size(width: 160, height: 120)
         let empty = Frame(width: size.width, height: size.height, pixels: [UInt8](repeating: 200, count: size.width * size.height))
-        let card = Frame(width: size.width, height: size.height, pixels: (0..<(size.width * size.height)).map { ($0 % size.width / 8 + $0 / size.width / 8) % 2 == 0 ? 30 : 220 })
-        var reported = 0, looks: [Int] = []
+        let card = Frame(
+            width: size.width, height: size.height,
+            pixels: (0..<(size.width * size.height)).map { ($0 % size.width / 8 + $0 / size.width / 8) % 2 == 0 ? 30 : 220 })
+        var reported = 0
+        var looks: [Int] = []
         for frame in 0..<(30 * 6) {
             let time = Double(frame) / 30
             // Empty for a second, then the card for 5 s.

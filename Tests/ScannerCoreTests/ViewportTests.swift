@@ -2,13 +2,18 @@ import ScannerCore
 import Testing
 
 @Suite struct ViewportTests {
-    @Test(arguments: [(640, 480, PixelRect(x: 140, y: 60, width: 360, height: 360)), (1280, 720, PixelRect(x: 370, y: 90, width: 540, height: 540)), (480, 640, PixelRect(x: 60, y: 140, width: 360, height: 360))])
+    @Test(arguments: [
+        (640, 480, PixelRect(x: 140, y: 60, width: 360, height: 360)), (1280, 720, PixelRect(x: 370, y: 90, width: 540, height: 540)),
+        (480, 640, PixelRect(x: 60, y: 140, width: 360, height: 360)),
+    ])
     func defaultIsACentredSquareOfThreeQuartersOfTheShortSide(width: Int, height: Int, expected: PixelRect) {
         #expect(Viewport.standard.pixels(in: Size(width: width, height: height)) == expected)
     }
 
     @Test func rectIsNormalisedAndClamped() {
-        #expect(Viewport.rect(x: 0.25, y: 0.5, width: 0.5, height: 0.5).pixels(in: Size(width: 640, height: 480)) == PixelRect(x: 160, y: 240, width: 320, height: 240))
+        #expect(
+            Viewport.rect(x: 0.25, y: 0.5, width: 0.5, height: 0.5).pixels(in: Size(width: 640, height: 480))
+                == PixelRect(x: 160, y: 240, width: 320, height: 240))
         #expect(Viewport.full.pixels(in: Size(width: 7, height: 5)) == PixelRect(x: 0, y: 0, width: 7, height: 5))
     }
 
@@ -20,7 +25,10 @@ import Testing
         #expect(!Viewport.standard.admits(grazing, in: size))
     }
 
-    @Test(arguments: [("full", Viewport.full), ("square", .standard), ("square:0.5", .square(fraction: 0.5)), ("0.1, 0.2, 0.5, 0.6", .rect(x: 0.1, y: 0.2, width: 0.5, height: 0.6))])
+    @Test(arguments: [
+        ("full", Viewport.full), ("square", .standard), ("square:0.5", .square(fraction: 0.5)),
+        ("0.1, 0.2, 0.5, 0.6", .rect(x: 0.1, y: 0.2, width: 0.5, height: 0.6)),
+    ])
     func parsesCommandLineForms(text: String, viewport: Viewport) throws {
         #expect(try Viewport(parsing: text) == viewport)
     }

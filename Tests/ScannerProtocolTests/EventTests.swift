@@ -47,8 +47,9 @@ import Testing
         counters.decodeHistogram[2] = 5
         var serial = OutputHealth(name: "serial /dev/ttyGS0", state: "waiting", detail: "no such device")
         serial.failed = ["expired": 2]
-        let state = StateEvent(camera: "streaming", device: "/dev/video0", detail: nil, format: "GREY 640x480", torch: true,
-                               torchMode: .auto, mode: .presentation, paused: false, scanning: true)
+        let state = StateEvent(
+            camera: "streaming", device: "/dev/video0", detail: nil, format: "GREY 640x480", torch: true,
+            torchMode: .auto, mode: .presentation, paused: false, scanning: true)
         let status = StatusReply(state: state, counters: counters, clients: 2, held: 1, outputs: [serial])
         let line = Event.reply("status", ok: true, status: status, encoder: .forEvents())
         let envelope = try JSONDecoder().decode(Envelope.self, from: Data(line.utf8))
@@ -65,8 +66,9 @@ import Testing
     /// The pixels go in after encoding, as base64 in the `luma` field, and come out as they went in.
     @Test func aFrameEventCarriesItsPixels() throws {
         let pixels: [UInt8] = (0..<12).map { UInt8($0 * 20) }
-        let frame = FrameEvent(sequence: 9, timestampNs: 123_456_789, width: 4, height: 3, viewport: PixelRect(x: 1, y: 0, width: 2, height: 3),
-                               symbols: [Self.read(.qr, "A")], reads: [])
+        let frame = FrameEvent(
+            sequence: 9, timestampNs: 123_456_789, width: 4, height: 3, viewport: PixelRect(x: 1, y: 0, width: 2, height: 3),
+            symbols: [Self.read(.qr, "A")], reads: [])
         let line = Event.frame(frame, luma: pixels, encoder: .forEvents())
         let decoded = try JSONDecoder.forEvents().decode(FrameEvent.self, from: Data(line.utf8))
         #expect(decoded.type == "frame" && decoded.sequence == 9 && decoded.timestampNs == 123_456_789)
@@ -99,8 +101,10 @@ import Testing
         #expect(abs(date.timeIntervalSince1970 - seconds) < 1e-6)
     }
 
-    @Test(arguments: ["", "2026-11-18", "2026-11-18T11:06:40.042", "2026-13-18T11:06:40Z", "2026-11-18 11:06:40Z", "2026-11-18T11:06:40.Z",
-                      "2026-11-18T11:06:40.0420000000Z", "2026-11-18T1a:06:40Z"])
+    @Test(arguments: [
+        "", "2026-11-18", "2026-11-18T11:06:40.042", "2026-13-18T11:06:40Z", "2026-11-18 11:06:40Z", "2026-11-18T11:06:40.Z",
+        "2026-11-18T11:06:40.0420000000Z", "2026-11-18T1a:06:40Z",
+    ])
     func otherTextIsNotATime(text: String) {
         #expect(UTCTime.date(iso8601: text) == nil)
     }

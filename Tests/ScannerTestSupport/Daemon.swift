@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The real `kiosk-scanner run` binary in a scratch directory, with its own config and socket,
@@ -174,7 +174,9 @@ public final class SocketClient: @unchecked Sendable {
     /// Asks `status` until every read is accounted for (detections = reads + duplicates + dropped
     /// + held), or `timeout` passes; returns whether it balanced, the counters and `held`.
     public func waitForBalancedCounters(timeout: Double) -> (balanced: Bool, counters: [String: Any], held: Int) {
-        var counters: [String: Any] = [:], held = -1, balanced = false
+        var counters: [String: Any] = [:]
+        var held = -1
+        var balanced = false
         let deadline = Date().addingTimeInterval(timeout)
         repeat {
             let status = command("status")?["status"] as? [String: Any] ?? [:]

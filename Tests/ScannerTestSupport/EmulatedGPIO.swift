@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The emulated GPIO chip (Tests/Emulators/libgpiodemu, preloaded in front of libgpiod): a

@@ -1,7 +1,7 @@
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A pseudo-terminal pair in raw mode, standing in for a serial line or a HID gadget: the daemon
@@ -17,9 +17,11 @@ public final class PseudoTerminal: @unchecked Sendable {
 
     public init() throws {
         // posix_openpt() and friends, by their ioctls (Swift's Glibc module leaves them out).
-        let unlock: UInt = 0x4004_5431, number: UInt = 0x8004_5430  // TIOCSPTLCK, TIOCGPTN
+        let unlock: UInt = 0x4004_5431
+        let number: UInt = 0x8004_5430  // TIOCSPTLCK, TIOCGPTN
         master = open("/dev/ptmx", O_RDWR | O_NOCTTY | O_NONBLOCK | O_CLOEXEC)
-        var locked: Int32 = 0, index: UInt32 = 0
+        var locked: Int32 = 0
+        var index: UInt32 = 0
         guard master >= 0, ioctl(master, unlock, &locked) == 0, ioctl(master, number, &index) == 0 else {
             throw Tool.Failure(description: "no pseudo-terminal: \(String(cString: strerror(errno)))")
         }

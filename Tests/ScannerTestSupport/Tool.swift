@@ -30,7 +30,8 @@ public enum Tool {
         process.executableURL = URL(fileURLWithPath: program.hasPrefix("/") ? program : "/usr/bin/env")
         process.arguments = program.hasPrefix("/") ? arguments : [program] + arguments
         if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
@@ -39,7 +40,8 @@ public enum Tool {
         let errData = ReadAll(err.fileHandleForReading)
         let outData = out.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return ToolResult(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData.wait(), as: UTF8.self))
+        return ToolResult(
+            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData.wait(), as: UTF8.self))
     }
 
     /// Starts `program` in the background; `wait()` gives its result.
@@ -88,7 +90,8 @@ public final class RunningTool: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: program)
         process.arguments = arguments
         if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-        let outPipe = Pipe(), errPipe = Pipe()
+        let outPipe = Pipe()
+        let errPipe = Pipe()
         process.standardOutput = outPipe
         process.standardError = errPipe
         process.standardInput = FileHandle.nullDevice
@@ -99,7 +102,8 @@ public final class RunningTool: @unchecked Sendable {
 
     /// Waits for the program to exit.
     public func wait() -> ToolResult {
-        let stdout = out.wait(), stderr = err.wait()
+        let stdout = out.wait()
+        let stderr = err.wait()
         process.waitUntilExit()
         return ToolResult(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
     }
