@@ -77,6 +77,20 @@ public enum GS1 {
         return (10 - sum % 10) % 10 == values.last!
     }
 
+    /// One element string from its AI and value (a Digital Link's path segment or query
+    /// parameter), checked as in `parse`.
+    static func element(ai: String, value: String, currentYear: Int) throws(GS1Error) -> GS1Element {
+        guard let spec = table[ai] else { throw GS1Error(offset: 0, reason: "unknown application identifier '\(ai)'") }
+        guard !value.isEmpty else { throw GS1Error(offset: 0, reason: "AI (\(ai)) has no data") }
+        if let fixed = spec.fixedLength, value.count != fixed {
+            throw GS1Error(offset: 0, reason: "AI (\(ai)) needs \(fixed) characters, got \(value.count)")
+        }
+        guard value.count <= spec.maxLength, !value.contains(groupSeparator) else {
+            throw GS1Error(offset: 0, reason: "AI (\(ai)) allows at most \(spec.maxLength) characters, got \(value.count)")
+        }
+        return try element(ai: ai, spec: spec, value: value, offset: 0, currentYear: currentYear)
+    }
+
     private static func element(ai: String, spec: AISpec, value: String, offset: Int, currentYear: Int) throws(GS1Error) -> GS1Element {
         if spec.kind != .text, !value.allSatisfy({ $0.isASCII && $0.isNumber }) {
             throw GS1Error(offset: offset, reason: "AI (\(ai)) takes digits only, got '\(value)'")
@@ -88,13 +102,22 @@ public enum GS1 {
         if spec.kind == .date {
             let digits = value.compactMap(\.wholeNumberValue)
             let (yy, month, day) = (digits[0] * 10 + digits[1], digits[2] * 10 + digits[3], digits[4] * 10 + digits[5])
-            guard (1...12).contains(month), (0...31).contains(day) else {
+            let year = fullYear(yy, currentYear: currentYear)
+            // Day 00 stands for the month's last day.
+            guard (1...12).contains(month), day == 0 || day <= daysIn(month: month, year: year) else {
                 throw GS1Error(offset: offset, reason: "AI (\(ai)) is not a YYMMDD date: '\(value)'")
             }
-            let year = fullYear(yy, currentYear: currentYear)
             date = "\(year)-\(month < 10 ? "0" : "")\(month)-\(day < 10 ? "0" : "")\(day)"
         }
         return GS1Element(ai: ai, title: spec.title, value: value, date: date)
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
     }
 
     /// GS1 General Specifications 7.12: two-digit years within 49 years back and 50 ahead.

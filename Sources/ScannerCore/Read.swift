@@ -28,6 +28,9 @@ public struct Read: Sendable, Hashable, Codable {
     public var gs1: [GS1Element]?
     /// Why GS1 data did not parse, when it did not.
     public var gs1Error: String?
+    /// Where `gs1` (or `gs1Error`) came from: `element-string` (a GS1 symbol's data) or
+    /// `digital-link` (a GS1 Digital Link URI, `GS1DigitalLink`); nil for other codes.
+    public var gs1Source: String?
     /// Where the code was.
     public var corners: [Point]
     /// The frame it was found in.
@@ -49,10 +52,23 @@ public struct Read: Sendable, Hashable, Codable {
         self.immediate = symbol.symbology.holdsDigitsOnly
         self.content = ContentType.classify(text: text, isGS1: symbol.isGS1)
         if symbol.isGS1, let text {
+            gs1Source = "element-string"
             do {
                 self.gs1 = try GS1.parse(text, currentYear: UTCTime(time).year)
             } catch {
                 self.gs1Error = error.description
+            }
+        } else if content == .url, let text {
+            // A Digital Link is GS1 data as much as an element string; one that breaks a rule stays a URL.
+            do {
+                if let elements = try GS1DigitalLink.parse(text, currentYear: UTCTime(time).year) {
+                    gs1 = elements
+                    gs1Source = "digital-link"
+                    content = .gs1
+                }
+            } catch {
+                gs1Error = error.description
+                gs1Source = "digital-link"
             }
         }
         self.corners = symbol.corners.points
@@ -66,6 +82,7 @@ public struct Read: Sendable, Hashable, Codable {
         case symbologyID = "symbology_id"
         case aim, text, bytes, immediate, content, gs1
         case gs1Error = "gs1_error"
+        case gs1Source = "gs1_source"
         case corners, frame, orientation, quality
     }
 
