@@ -71,7 +71,7 @@ struct Listen: ParsableCommand {
         if json {
             output(String(decoding: line, as: UTF8.self))
         } else if let scan = event.decode(ScanEvent.self) {
-            output(scan.read.line)
+            output("\(scan.read.symbology):\(scan.read.text ?? "<binary>")")
         } else {
             Scan.fail("a scan event that does not decode: \(String(decoding: line.prefix(200), as: UTF8.self))")
         }
