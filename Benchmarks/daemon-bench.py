@@ -445,6 +445,20 @@ def smaps_breakdown(pid, executable):
     return groups, libraries, rollup
 
 
+def anonymous_by_mapping(pid):
+    """Anonymous KiB of each mapping, keyed by its start address and name, with its size: which
+    mapping a growth is in (the brk heap, a malloc arena of 64 MiB reserved, a thread stack)."""
+    mappings, key = {}, None
+    for line in open(f"/proc/{pid}/smaps"):
+        parts = line.split()
+        if re.match(r"[0-9a-f]+-[0-9a-f]+ ", line):
+            start, end = (int(part, 16) for part in parts[0].split("-"))
+            key = (parts[0].split("-")[0], " ".join(parts[5:]) or "[anonymous]", (end - start) >> 10)
+        elif parts and parts[0] == "Anonymous:" and int(parts[1]):
+            mappings[key] = int(parts[1])
+    return mappings
+
+
 def section_residency(pid, executable):
     """The executable's resident pages by ELF section, KiB: the file offset of every page present in
     its mappings (/proc/PID/pagemap), looked up in the section headers (readelf -SW)."""
@@ -499,6 +513,7 @@ def soak(name, args, work, images):
     start = time.monotonic()
     cpu_start = cpu_seconds(reader.process.pid)
     samples = [(0.0, memory_kib(reader.process.pid))]
+    mappings = [(0.0, anonymous_by_mapping(reader.process.pid))]
     shown, changes = None, 0
     while (elapsed := time.monotonic() - start) < duration:
         image = soak_scene(elapsed, images)
@@ -507,6 +522,7 @@ def soak(name, args, work, images):
             shown, changes = image, changes + 1
         if elapsed >= len(samples) * 10:
             samples.append((elapsed, memory_kib(reader.process.pid)))
+            mappings.append((elapsed, anonymous_by_mapping(reader.process.pid)))
         # Wake at the next 1/30 s step, reading lines meanwhile (a full socket or pipe would stall the reader).
         wait = (int(elapsed * 30) + 1) / 30 - elapsed
         if select.select([reader.fd], [], [], max(0.0, wait))[0]:
@@ -522,12 +538,31 @@ def soak(name, args, work, images):
     except (OSError, ValueError):
         sections = {}
     reader.stop()
-    return {"samples": samples, "reads": len(received), "scene_changes": changes, "cpu": cpu, "breakdown": breakdown, "sections": sections, "hwm": peak}
+    # Each mapping whose anonymous memory changed between minute 2 and the end, with when it did.
+    early, late = sample_at(mappings, 120), mappings[-1][1]
+    growth = []
+    for key in sorted(set(early) | set(late)):
+        if late.get(key, 0) != early.get(key, 0):
+            steps = [f"{when:.0f} s: {previous.get(key, 0)} -> {current.get(key, 0)}"
+                     for (when, current), (_, previous) in zip(mappings[1:], mappings[:-1])
+                     if when >= 120 and current.get(key, 0) != previous.get(key, 0)]
+            growth.append((key, early.get(key, 0), late.get(key, 0), steps[:6]))
+    return {"samples": samples, "reads": len(received), "scene_changes": changes, "cpu": cpu, "breakdown": breakdown, "sections": sections,
+            "hwm": peak, "anonymous_growth": growth}
 
 
 def sample_at(samples, seconds):
     """The sample nearest `seconds` into the soak."""
     return min(samples, key=lambda sample: abs(sample[0] - seconds))[1]
+
+
+def print_anonymous_growth(name, growth):
+    if not growth:
+        print(f"{name}: no mapping's anonymous memory changed from minute 2 to the end")
+        return
+    print(f"{name}: mappings whose anonymous memory changed from minute 2 to the end (start, name, size KiB: KiB at 2 min -> end; changes):")
+    for (start, mapping, size), early, late, steps in growth:
+        print(f"  {start} {mapping} {size}: {early} -> {late} ({', '.join(steps)})")
 
 
 def print_breakdown(name, breakdown, sections):
@@ -663,6 +698,7 @@ def main():
         print(f"{'soak lines read':34} {ours['soak']['reads'] if ours else '-':>10} {zbar['soak']['reads'] if zbar else '-':>10}")
         for name in readers:
             print_breakdown(name, results[name]["soak"]["breakdown"], results[name]["soak"]["sections"])
+            print_anonymous_growth(name, results[name]["soak"]["anonymous_growth"])
 
 if __name__ == "__main__":
     main()
