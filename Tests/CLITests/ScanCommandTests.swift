@@ -26,6 +26,21 @@ import Testing
         #expect(result.stdout == "QR-Code:kiosk line\nEAN-13:5901234123457\n")
     }
 
+    /// A GS1 Digital Link QR code drawn by qrencode reads as GS1 data; a broken one stays a URL.
+    @Test func aDigitalLinkQRCodeReadsAsGS1Data() throws {
+        let link = try Barcodes.qr("https://id.gs1.org/01/09506000134352/10/ABC123?17=261231")
+        let broken = try Barcodes.qr("https://example.com/p/01/09506000134353")
+        let result = try scan(["--json", link, broken])
+        #expect(result.status == 0)
+        let objects = try result.stdout.split(separator: "\n").map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        try #require(objects.count == 2, "\(result.stdout)")
+        #expect(objects[0]["content"] as? String == "gs1" && objects[0]["gs1_source"] as? String == "digital-link")
+        #expect((objects[0]["gs1"] as? [[String: Any]])?.compactMap { $0["ai"] as? String } == ["01", "10", "17"])
+        #expect(objects[0]["aim"] as? String == "]Q1", "the symbol itself is a plain QR code")
+        #expect(objects[1]["content"] as? String == "url" && objects[1]["gs1"] == nil)
+        #expect((objects[1]["gs1_error"] as? String)?.contains("check digit") == true)
+    }
+
     @Test func jsonLinesCarryTheFileAndTheRead() throws {
         let path = try Barcodes.zint(.code128, "[01]09506000134352[10]B1", gs1: true)
         let result = try scan(["--json", path])
@@ -33,7 +48,7 @@ import Testing
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
         #expect(object["file"] as? String == path)
         #expect(object["aim"] as? String == "]C1")
-        #expect(object["content"] as? String == "gs1")
+        #expect(object["content"] as? String == "gs1" && object["gs1_source"] as? String == "element-string")
         #expect((object["gs1"] as? [[String: Any]])?.first?["ai"] as? String == "01")
         #expect(object["immediate"] as? Bool == false)
     }
