@@ -109,7 +109,7 @@ let package = Package(
             dependencies: ["ScannerCore", "ImageFiles", "CTurboJPEG"],
             path: "Tests/ScannerTestSupport"
         ),
-        .testTarget(name: "ScannerCoreTests", dependencies: ["ScannerCore"]),
+        .testTarget(name: "ScannerCoreTests", dependencies: ["ScannerCore", "ScannerTestSupport"]),
         .testTarget(name: "ScannerProtocolTests", dependencies: ["ScannerProtocol", "ScannerCore"]),
         .testTarget(name: "DecodingTests", dependencies: ["Decoding", "ImageFiles", "ScannerCore", "ScannerTestSupport"]),
         .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile", "ScannerCore"]),

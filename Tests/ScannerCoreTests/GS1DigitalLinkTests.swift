@@ -1,5 +1,6 @@
 import Foundation
 import ScannerCore
+import ScannerTestSupport
 import Testing
 
 /// GS1 Digital Link URIs read into the element strings of a GS1 symbol, and our GS1 parsing against
@@ -67,7 +68,7 @@ import Testing
 
     /// At least 200 inputs of each kind, about half broken in one way, from a fixed seed.
     static func cases() -> [Case] {
-        var random = SplitMix(seed: 20_261_124)
+        var random = SeededGenerator(seed: 20_261_124)
         func digits(_ count: Int) -> String { String((0..<count).map { _ in Character(String(random.next() % 10)) }) }
         func word(_ count: Int) -> String {
             let alphabet = Array("ABCDEFGHJKLMNPQRSTUVWXYZ0123456789abcdefxyz")
@@ -158,18 +159,5 @@ import Testing
             let outcomes = zip(cases, verdicts).filter { $0.0.kind == kind }.map(\.1.ok)
             #expect(outcomes.count >= 200 && outcomes.filter { $0 }.count >= 100 && outcomes.filter { !$0 }.count >= 50, "\(kind)")
         }
-    }
-}
-
-/// A small seeded generator (SplitMix64), so that the oracle's cases are the same on every run.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
