@@ -80,6 +80,8 @@ public enum ConfigFile {
         try readDecoder(&decoder, into: &config.decoder)
         var tracking = try top.section("tracking")
         try readTracking(&tracking, into: &config.tracking)
+        var pack = try top.section("pack")
+        try readPack(&pack, into: &config.pack)
         var gating = try top.section("gating")
         try readGating(&gating, into: &config.gating)
         var socket = try top.section("socket")
@@ -174,7 +176,7 @@ public enum ConfigFile {
         try section.finish()
     }
 
-    private static func symbology(_ value: Value, name: String? = nil) throws(ConfigError) -> Symbology {
+    static func symbology(_ value: Value, name: String? = nil) throws(ConfigError) -> Symbology {
         let text: String
         if let name { text = name } else { text = try value.string() }
         guard let symbology = Symbology(name: text) else {
@@ -186,6 +188,13 @@ public enum ConfigFile {
     private static func readTracking(_ section: inout Section, into tracking: inout TrackingConfig) throws(ConfigError) {
         if let value = section.value("absence") { tracking.absenceSeconds = try value.double(in: 0...3600) }
         if let value = section.value("same_code_timeout") { tracking.sameCodeTimeoutSeconds = try value.double(in: 0...86400) }
+        try section.finish()
+    }
+
+    private static func readPack(_ section: inout Section, into pack: inout PackConfig) throws(ConfigError) {
+        if let value = section.value("merge") { pack.merge = try value.bool() }
+        if let value = section.value("window") { pack.windowSeconds = try value.double(in: 0...5) }
+        if let value = section.value("prefer") { pack.prefer = try value.choice(PackConfig.Prefer.self) }
         try section.finish()
     }
 
@@ -228,6 +237,7 @@ public enum ConfigFile {
             socket.controlGroup = group.isEmpty ? nil : group
         }
         if let value = section.value("images") { socket.images = try value.bool() }
+        try readFormatting(&section, into: &socket.formatting)
         try section.finish()
     }
 

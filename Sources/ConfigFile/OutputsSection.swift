@@ -59,7 +59,7 @@ extension ConfigFile {
         return output
     }
 
-    /// Prefix, suffix, terminator, AIM identifier, GS1 separator and the hold queue.
+    /// Prefix, suffix, terminator, AIM identifier, GS1 separator, the hold queue, and the formatting.
     private static func readFraming(_ section: inout Section, into output: inout OutputConfig, keyboard: Bool) throws(ConfigError) {
         if let value = section.value("prefix") { output.format.prefix = try escaped(value) }
         if let value = section.value("suffix") { output.format.suffix = try escaped(value) }
@@ -82,9 +82,10 @@ extension ConfigFile {
         }
         if let value = section.value("hold_count") { output.holdCount = try value.int(in: 1...10_000) }
         if let value = section.value("hold_seconds") { output.holdSeconds = try value.double(in: 0.1...86400) }
+        try readFormatting(&section, into: &output.format.formatting)
     }
 
-    private static func escaped(_ value: Value) throws(ConfigError) -> [UInt8] {
+    static func escaped(_ value: Value) throws(ConfigError) -> [UInt8] {
         guard let bytes = OutputFormat.unescape(try value.string()) else {
             throw value.error("bad escape (use \\r \\n \\t \\\\ \\xHH or <GS> <RS> <EOT> <ETX> <STX> <ESC>)")
         }

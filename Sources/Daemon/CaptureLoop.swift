@@ -115,6 +115,7 @@ public final class CaptureLoop: Sendable {
         var decoder: (any Decoder)?
         var tracker: Tracker
         var gate: ChangeGate
+        var pack: PackMerger
         var seq: UInt64 = 0
         /// A read ended the trigger session: the next scanning frame starts a new one, even when the
         /// next trigger came before the loop saw scanning stop.
@@ -124,19 +125,27 @@ public final class CaptureLoop: Sendable {
             self.config = config
             tracker = Tracker(config: config.tracking)
             gate = ChangeGate(config: config.gating.following(config.tracking))
+            pack = PackMerger(config: config.pack)
             decoder = Self.makeDecoder(config.decoder, logger: logger)
             gate.looks = decoder?.looks ?? 1
         }
 
-        /// Follows a new config without losing the tracks or the read counter.
-        mutating func follow(_ new: ScannerConfig, logger: Logger) {
-            guard new != config else { return }
+        /// Follows a new config without losing the tracks or the read counter; returns the reads
+        /// that were waiting for their pack under the old config.
+        mutating func follow(_ new: ScannerConfig, logger: Logger) -> [Read] {
+            guard new != config else { return [] }
+            var waiting: [Read] = []
+            if new.pack != config.pack {
+                waiting = pack.flush()
+                pack = PackMerger(config: new.pack)
+            }
+            defer { config = new }
             if new.decoder != config.decoder { decoder = Self.makeDecoder(new.decoder, logger: logger) }
             tracker.config = new.tracking
             gate.config = new.gating.following(new.tracking)
             gate.looks = decoder?.looks ?? 1
             gate.reset()
-            config = new
+            return waiting
         }
 
         static func makeDecoder(_ config: DecoderConfig, logger: Logger) -> (any Decoder)? {
@@ -159,14 +168,17 @@ public final class CaptureLoop: Sendable {
         var skipped = 0
         var wasScanning = false
         session.gate.reset()
+        // Reads waiting for their pack's other codes are not lost with the camera.
+        defer { _ = deliver(session.pack.flush(), session: &session) }
         while !stopping {
             let config = configuration.withLock { $0 }
             if config.camera != cameraConfig {
                 logger.info("camera settings changed: reopening")
                 return
             }
-            session.follow(config, logger: logger)
+            _ = deliver(session.follow(config, logger: logger), session: &session)
             let now = environment.now()
+            if session.pack.isWaiting { _ = deliver(session.pack.due(at: Double(now) / 1e9), session: &session) }
             state.expireTrigger(now: now)
             tap.expire(now: now)
             let frame: Frame?
@@ -242,12 +254,21 @@ public final class CaptureLoop: Sendable {
             $0.detections += symbols.count
             $0.duplicates += outcome.suppressed
         }
+        let found = outcome.new.map { Read(symbol: $0, frame: frame.size) }
+        // The pack window runs on the loop's clock, as the check for due reads does.
+        return (symbols, deliver(session.pack.add(found, at: Double(environment.now()) / 1e9), session: &session, frame: frame.sequence))
+    }
+
+    /// Numbers reads and hands them to the sink (which gives the good-read or error feedback once
+    /// the outputs have answered); returns those handed over. `frame` is the frame just decoded,
+    /// nil when the reads come from the pack window.
+    private func deliver(_ ready: [Read], session: inout Session, frame: UInt64? = nil) -> [Read] {
         var reads: [Read] = []
-        for symbol in outcome.new {
+        for var read in ready {
             session.seq += 1
-            let read = Read(symbol: symbol, frame: frame.size, seq: session.seq)
-            logger.debug("read \(read.seq) \(read.symbology) from frame \(frame.sequence)")
-            // The sink gives the good-read or error feedback once the outputs have answered.
+            read.seq = session.seq
+            logger.debug("read \(read.seq) \(read.symbology) \(frame.map { "from frame \($0)" } ?? "after its pack window")")
+            if let merged = read.merged { counters.update { $0.merged += merged.count } }
             sink.deliver(read)
             reads.append(read)
             // A trigger session ends at its first read: one press, one code.
@@ -257,11 +278,11 @@ public final class CaptureLoop: Sendable {
                 break
             }
         }
-        if reads.count < outcome.new.count {
+        if reads.count < ready.count {
             // Codes beside the one a trigger session read: found, never reported.
-            counters.update { $0.dropped["trigger-session-ended", default: 0] += outcome.new.count - reads.count }
+            counters.update { $0.dropped["trigger-session-ended", default: 0] += ready.count - reads.count }
         }
-        return (symbols, reads)
+        return reads
     }
 
     /// Copies the frame for the clients waiting for one (snapshot, record). A snapshot's frame is

@@ -18,6 +18,7 @@ enum Metrics {
             counters.readsBySymbology.sorted { $0.key < $1.key }.map { (label("symbology", $0.key), "\($0.value)") })
         metric("detections_total", "counter", "Codes found in frames before tracking.", [("", "\(counters.detections)")])
         metric("duplicates_total", "counter", "Detections of a code already reported and still in view.", [("", "\(counters.duplicates)")])
+        metric("merged_total", "counter", "Codes reported inside another code's read (one read per pack).", [("", "\(counters.merged)")])
         metric(
             "reads_dropped_total", "counter", "Reads not delivered, by reason.",
             counters.dropped.sorted { $0.key < $1.key }.map { (label("reason", $0.key), "\($0.value)") })
@@ -40,6 +41,9 @@ enum Metrics {
                 outputs.flatMap { output in
                     output.failed.sorted { $0.key < $1.key }.map { ("{output=\"\(output.name)\",reason=\"\($0.key)\"}", "\($0.value)") }
                 })
+            metric(
+                "output_filtered_total", "counter", "Reads a formatting rule sent as nothing.",
+                outputs.map { (label("output", $0.name), "\($0.filtered)") })
             metric("output_queued", "gauge", "Reads waiting in an output's queue.", outputs.map { (label("output", $0.name), "\($0.queued)") })
         }
         var cumulative = 0

@@ -56,7 +56,7 @@ final class OutputRouter: ReadSink {
         socket.deliver(read) { [feedback, logger] outcome in
             guard answered.exchange(true, ordering: .acquiringAndReleasing) else {
                 switch outcome {
-                case .delivered: answer(true, false)
+                case .delivered, .filtered: answer(true, false)
                 case .held: answer(false, true)
                 case .dropped: answer(false, false)
                 }

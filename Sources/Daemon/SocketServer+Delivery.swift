@@ -26,12 +26,19 @@ extension SocketServer {
 
     /// Writes a read to every consumer, or holds it when there is none.
     func route(_ entry: HeldRead) {
+        var formatted: String?
+        if !config.formatting.isIdentity {
+            guard let bytes = config.formatting.apply(to: entry.read)?.bytes else { return filter(entry) }
+            formatted = String(validating: bytes, as: UTF8.self) ?? LegacyText.latin1(bytes)
+        }
         // A consumer whose channel is closing is gone already, though its close is not yet seen.
         let consumers = clients.filter { $0.value.role == .consumer && $0.value.channel.isActive }.keys.sorted()
         guard !consumers.isEmpty else { return hold(entry) }
         let targets = consumers.filter(isWritable)
         guard !targets.isEmpty else { return drop(entry, reason: "clients-stalled") }
-        let line = config.format == .json ? Event.scan(entry.read, encoder: encoder) : entry.read.plainText
+        let line =
+            config.format == .json
+            ? Event.scan(entry.read, formatted: formatted, encoder: encoder) : (formatted ?? entry.read.shownText).escapedForPlainLine
         let fanout = Fanout(waiting: targets.count)
         for id in targets {
             send(line, to: id) { [self] written in
@@ -84,6 +91,13 @@ extension SocketServer {
         for entry in waiting { route(entry) }
     }
 
+    /// Counts and logs a read that a formatting rule sends as nothing.
+    private func filter(_ entry: HeldRead) {
+        counters.update { $0.dropped["rule", default: 0] += 1 }
+        logger.info("read sent as nothing by a formatting rule", metadata: ["seq": "\(entry.read.seq)", "symbology": "\(entry.read.symbology)"])
+        entry.report(.filtered)
+    }
+
     /// Counts and logs a read that will never be delivered.
     func drop(_ entry: HeldRead, reason: String) {
         counters.update { $0.dropped[reason, default: 0] += 1 }
@@ -92,10 +106,10 @@ extension SocketServer {
     }
 }
 
-extension Read {
-    /// The plain-mode line: `shownText`, with line breaks escaped so that one read stays one line.
-    var plainText: String {
-        shownText.escaping(["\r": "\\r", "\n": "\\n"])
+extension String {
+    /// The plain-mode line of a read's text, with line breaks escaped so that one read stays one line.
+    var escapedForPlainLine: String {
+        escaping(["\r": "\\r", "\n": "\\n"])
     }
 }
 

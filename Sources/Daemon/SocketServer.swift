@@ -27,6 +27,8 @@ public enum SocketOutcome: Sendable, Equatable {
     case held
     /// It will never be delivered, for this reason (also its `dropped` counter).
     case dropped(String)
+    /// A formatting rule sends it as nothing: handled as configured (counted as dropped, reason `rule`).
+    case filtered
 }
 
 /// The UNIX socket a POS application connects to: every read to every client that consumes scans,

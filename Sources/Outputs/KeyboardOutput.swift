@@ -80,7 +80,12 @@ public final class KeyboardOutput: Output {
                 }
             }
             guard let item = worker.peek(timeout: 0.25) else { continue }
-            let typed = typist.actions(for: format.bytes(for: item.read))
+            guard let bytes = format.bytes(for: item.read) else {
+                logger.info("\(name): read \(item.read.seq) sent as nothing by a formatting rule")
+                worker.filtered()
+                continue
+            }
+            let typed = typist.actions(for: bytes)
             if !typed.missing.isEmpty {
                 worker.healthState.withLock { $0.failed["unmapped-character", default: 0] += typed.missing.count }
                 logger.warning(

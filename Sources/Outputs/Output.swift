@@ -69,6 +69,15 @@ final class OutputWorker: Sendable {
         item.done(true)
     }
 
+    /// Takes the oldest read off as handled: a formatting rule sends it as nothing.
+    func filtered() {
+        let item = queue.withLock { $0.items.isEmpty ? nil : $0.items.removeFirst() }
+        guard let item else { return }
+        healthState.withLock { $0.filtered += 1 }
+        updateQueued()
+        item.done(true)
+    }
+
     /// Gives up the oldest read.
     func giveUp(reason: String) {
         if let item = queue.withLock({ $0.items.isEmpty ? nil : $0.items.removeFirst() }) { fail(item, reason: reason) }

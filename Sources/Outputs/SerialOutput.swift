@@ -60,7 +60,12 @@ public final class SerialOutput: Output {
                 continue
             }
             guard let item = worker.peek(timeout: 0.25) else { continue }
-            switch write(format.bytes(for: item.read), to: open) {
+            guard let bytes = format.bytes(for: item.read) else {
+                logger.info("\(name): read \(item.read.seq) sent as nothing by a formatting rule")
+                worker.filtered()
+                continue
+            }
+            switch write(bytes, to: open) {
             case .sent:
                 worker.sent()
             case .gone(let problem):

@@ -7,6 +7,7 @@ public struct ScannerConfig: Sendable, Hashable {
     public var viewport = Viewport.standard
     public var decoder = DecoderConfig()
     public var tracking = TrackingConfig()
+    public var pack = PackConfig()
     public var gating = GatingConfig()
     public var socket = SocketConfig()
     public var metrics = MetricsConfig()
@@ -187,6 +188,8 @@ public struct SocketConfig: Sendable, Hashable {
     public var controlGroup: String?
     /// Whether `snapshot` and `record` may show camera images at all.
     public var images = true
+    /// GTIN options and rules for the data the socket sends: the plain line, and `formatted` in JSON.
+    public var formatting = Formatting()
 
     public init() {}
 }

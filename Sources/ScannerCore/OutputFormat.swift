@@ -1,8 +1,9 @@
 import FoundationEssentials
 import Glibc
 
-/// How one output frames a read: prefix, the data (with or without its AIM identifier, with GS1
-/// separators as configured), suffix, and a terminator. Pure: bytes in, bytes out.
+/// How one output frames a read: its data as the formatting makes it (GTIN options, rules), with or
+/// without its AIM identifier and with GS1 separators as configured, between prefix and suffix, and
+/// a terminator. Pure: a read in, bytes out.
 public struct OutputFormat: Sendable, Hashable {
     /// What ends a read.
     public enum Terminator: Sendable, Hashable {
@@ -35,16 +36,18 @@ public struct OutputFormat: Sendable, Hashable {
     /// Put the AIM symbology identifier (`]E0`, `]Q1`...) before the data.
     public var aim = false
     public var gs1Separator = GS1Separator.keep
+    public var formatting = Formatting()
 
     public init() {}
 
-    /// The bytes of `read` as this output sends them.
-    public func bytes(for read: Read) -> [UInt8] {
-        var data = [UInt8](read.bytes)
+    /// The bytes of `read` as this output sends them, or nil when a formatting rule sends it as nothing.
+    public func bytes(for read: Read) -> [UInt8]? {
+        guard let formatted = formatting.apply(to: read) else { return nil }
+        var data = formatted.bytes
         if case .replace(let replacement) = gs1Separator {
             data = data.flatMap { $0 == 0x1D ? replacement : [$0] }
         }
-        return prefix + (aim ? Array(read.aim.utf8) : []) + data + suffix + terminator.bytes
+        return prefix + (aim ? Array(formatted.aim.utf8) : []) + data + suffix + terminator.bytes
     }
 
     /// Parses C-style escapes in config text: `\r \n \t \\ \xHH` and `<GS>`-style names (GS, RS, EOT, ETX, STX, ESC).

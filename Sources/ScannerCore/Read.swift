@@ -39,6 +39,8 @@ public struct Read: Sendable, Hashable, Codable {
     public var orientation: Orientation
     /// The decoder's confidence.
     public var quality: Int
+    /// Codes of the same pack (the same GTIN, seen together) reported as this one read (`PackMerger`).
+    public var merged: [MergedCode]?
 
     /// Works out everything a POS needs from a decoded symbol.
     public init(symbol: Symbol, frame: Size, time: Date = Date(), seq: UInt64 = 0) {
@@ -83,7 +85,7 @@ public struct Read: Sendable, Hashable, Codable {
         case aim, text, bytes, immediate, content, gs1
         case gs1Error = "gs1_error"
         case gs1Source = "gs1_source"
-        case corners, frame, orientation, quality
+        case corners, frame, orientation, quality, merged
     }
 
     /// The text, or for binary data (no text) the bytes shown as Latin-1: for lines people read.

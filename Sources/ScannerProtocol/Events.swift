@@ -5,8 +5,8 @@ import ScannerCore
 /// them, the command-line tools (`status`, `listen`, `snapshot`, `record`) decode them.
 public enum Event {
     /// `{"type":"scan", ...the read}`.
-    public static func scan(_ read: Read, encoder: JSONEncoder) -> String {
-        json(ScanEvent(read: read), encoder: encoder)
+    public static func scan(_ read: Read, formatted: String? = nil, encoder: JSONEncoder) -> String {
+        json(ScanEvent(read: read, formatted: formatted), encoder: encoder)
     }
 
     /// `{"type":"state","camera":...,"torch":...,"mode":...}`.
@@ -59,19 +59,27 @@ public struct Envelope: Decodable, Sendable {
 /// `{"type":"scan", ...}`: a read, its fields at the top level beside `type`.
 public struct ScanEvent: Codable, Sendable {
     public let read: Read
+    /// The data as the socket's formatting (`socket.gtin`, `socket.rules`) sends it, shown as text;
+    /// present only when the socket has formatting.
+    public let formatted: String?
 
-    public init(read: Read) { self.read = read }
+    public init(read: Read, formatted: String? = nil) {
+        self.read = read
+        self.formatted = formatted
+    }
 
-    enum CodingKeys: String, CodingKey { case type }
+    enum CodingKeys: String, CodingKey { case type, formatted }
 
     public init(from decoder: any Decoder) throws {
         read = try Read(from: decoder)
+        formatted = try decoder.container(keyedBy: CodingKeys.self).decodeIfPresent(String.self, forKey: .formatted)
     }
 
     public func encode(to encoder: any Encoder) throws {
         try read.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode("scan", forKey: .type)
+        try container.encodeIfPresent(formatted, forKey: .formatted)
     }
 }
 

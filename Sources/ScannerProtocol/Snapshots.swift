@@ -1,12 +1,14 @@
 /// The daemon's counters at one moment, as `status` sends them.
 public struct CounterSnapshot: Sendable, Codable, Equatable {
-    /// Codes found in frames, before tracking: reads + duplicates + dropped + held (see `status`).
+    /// Codes found in frames, before tracking: reads + duplicates + merged + dropped + held (see `status`).
     public var detections = 0
     /// Reads delivered to at least one client (a read not delivered is counted under `dropped`).
     public var reads = 0
     public var readsBySymbology: [String: Int] = [:]
     /// Detections of a code already reported and still in view.
     public var duplicates = 0
+    /// Codes reported inside another code's read: the same pack (GTIN), seen together.
+    public var merged = 0
     /// Reads not delivered to any client, by reason.
     public var dropped: [String: Int] = [:]
     /// Times the camera came back after being lost.
@@ -47,7 +49,7 @@ public struct CounterSnapshot: Sendable, Codable, Equatable {
     enum CodingKeys: String, CodingKey {
         case detections, reads
         case readsBySymbology = "reads_by_symbology"
-        case duplicates, dropped, reconnects, clients
+        case duplicates, merged, dropped, reconnects, clients
         case clientsRefused = "clients_refused"
         case torchSwitchOns = "torch_switch_ons"
         case framesDecoded = "frames_decoded"
@@ -67,6 +69,8 @@ public struct OutputHealth: Sendable, Codable, Equatable {
     public var sent = 0
     /// Reads given up, by reason.
     public var failed: [String: Int] = [:]
+    /// Reads a formatting rule sent as nothing (handled, not failed).
+    public var filtered = 0
     public var queued = 0
 
     public init(name: String, state: String, detail: String? = nil) {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConfigFile
 import Daemon
 import Decoding
 import FoundationEssentials
@@ -13,6 +14,9 @@ struct Scan: ParsableCommand {
         abstract: "Decode barcodes in PNG, JPEG and PNM files.",
         discussion: """
             Prints one SYMBOLOGY:TEXT line per code (as zbarimg does), or one JSON object per line with --json.
+            Codes of one pack (the same GTIN) in one file are one read, as in the daemon. With --config, the
+            file's pack settings apply, and its socket formatting (gtin, rules): the text printed, or
+            "formatted" in JSON; a code a rule sends as nothing is not printed.
             Exit status: 0 when a code was found, 1 when none was, 2 when a file could not be read.
             """
     )
@@ -38,10 +42,15 @@ struct Scan: ParsableCommand {
     )
     var symbologies: String?
 
+    @Option(help: "A config file whose pack settings and socket formatting (gtin, rules) apply.")
+    var config: String?
+
     func run() throws {
         let region: Viewport
         var decoderConfig = DecoderConfig()
+        var settings = ScannerConfig()
         do {
+            if let config { settings = try ConfigFile.load(path: config) }
             region = try Viewport(parsing: viewport)
             guard let chosen = DecoderEngine(rawValue: engine) else { throw ValidationError("unknown engine '\(engine)' (zbar, zxing, both)") }
             decoderConfig.engine = chosen
@@ -73,12 +82,26 @@ struct Scan: ParsableCommand {
                         "\(file): \(image.width)x\(image.height) scaled down \(factor) times to \(frame.width)x\(frame.height) (scan decodes at most \(ImageFile.maxDecodePixels / 1_000_000) Mpixel)"
                     )
                 }
+                var reads: [Read] = []
                 for var symbol in try decoder.symbols(in: frame, viewport: region) {
                     found = true
                     // Corners in the file's own pixels, whatever size it was decoded at.
                     symbol.corners.points = symbol.corners.points.map { Point(x: $0.x * factor, y: $0.y * factor) }
-                    let read = Read(symbol: symbol, frame: image.size)
-                    print(json ? String(decoding: try encoder.encode(FileRead(file: file, read: read)), as: UTF8.self) : read.line)
+                    reads.append(Read(symbol: symbol, frame: image.size))
+                }
+                // One file is one frame: its codes are seen together.
+                var pack = PackMerger(config: settings.pack)
+                for read in pack.add(reads, at: 0) + pack.flush() {
+                    let formatting = settings.socket.formatting
+                    var formatted: String?
+                    if !formatting.isIdentity {
+                        guard let bytes = formatting.apply(to: read)?.bytes else { continue }
+                        formatted = String(validating: bytes, as: UTF8.self) ?? LegacyText.latin1(bytes)
+                    }
+                    print(
+                        json
+                            ? String(decoding: try encoder.encode(FileRead(file: file, read: read, formatted: formatted)), as: UTF8.self)
+                            : "\(read.symbology):\(formatted ?? read.shownText)")
                 }
             } catch {
                 failed = true
@@ -109,12 +132,14 @@ struct Scan: ParsableCommand {
 private struct FileRead: Encodable {
     let file: String
     let read: Read
+    let formatted: String?
 
-    enum CodingKeys: String, CodingKey { case file }
+    enum CodingKeys: String, CodingKey { case file, formatted }
 
     func encode(to encoder: any Encoder) throws {
         try read.encode(to: encoder)
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(file, forKey: .file)
+        try container.encodeIfPresent(formatted, forKey: .formatted)
     }
 }

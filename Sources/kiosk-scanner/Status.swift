@@ -88,6 +88,7 @@ struct Status: ParsableCommand {
             "decode      \(decode.isEmpty ? "nothing decoded yet" : decode.joined(separator: ", "))",
             "reads       \(counters.reads)\(breakdown(counters.readsBySymbology))",
             "duplicates  \(counters.duplicates) suppressed",
+            "merged      \(counters.merged) into another code's read (same pack)",
             "dropped     \(counters.dropped.values.reduce(0, +))\(breakdown(counters.dropped))",
             "reconnects  \(counters.reconnects)",
             "torch ons   \(counters.torchSwitchOns)",
@@ -95,6 +96,7 @@ struct Status: ParsableCommand {
         ]
         for output in status.outputs {
             var line = "            \(output.name): \(output.state), sent \(output.sent)"
+            if output.filtered > 0 { line += ", sent as nothing by rules \(output.filtered)" }
             if !output.failed.isEmpty { line += ", failed \(output.failed.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", "))" }
             if output.queued > 0 { line += ", \(output.queued) queued" }
             if let detail = output.detail { line += " (\(detail))" }

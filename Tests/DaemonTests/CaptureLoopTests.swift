@@ -229,4 +229,55 @@ import Testing
         #expect(harness.counters.snapshot.reconnects == 2)
         #expect(harness.recorder.reads.first?.text == "AGAIN")
     }
+
+    /// A 640x480 frame of an EAN-13 and, with `link`, a Digital Link QR code of the same GTIN.
+    static func packFrame(link: Bool, sequence: UInt64) throws -> Frame {
+        var images = [try ImageFile.read(path: Barcodes.zint(.ean13, "9506000134352"))]
+        if link { images.append(try ImageFile.read(path: Barcodes.qr("https://id.gs1.org/01/09506000134352/10/LOT1", moduleSize: 3))) }
+        let scene = Barcodes.sideBySide(images, in: Size(width: 640, height: 480))
+        return Frame(
+            width: scene.width, height: scene.height, pixels: (0..<(scene.width * scene.height)).map { scene[$0 % scene.width, $0 / scene.width] },
+            sequence: sequence)
+    }
+
+    static func packConfig(window: Double) -> ScannerConfig {
+        var config = Self.config()
+        config.decoder.symbologies = [.qr, .ean13]
+        config.pack.windowSeconds = window
+        return config
+    }
+
+    /// With a pack window, the EAN-13 seen first waits for its pack's Digital Link, seen frames
+    /// later, and the two are one read once the window closes on the loop's clock.
+    @Test func aPackWindowJoinsCodesSeenInLaterFrames() throws {
+        let ean = try Self.packFrame(link: false, sequence: 1)
+        let both = try Self.packFrame(link: true, sequence: 2)
+        let harness = Harness(config: Self.packConfig(window: 0.5)) { _ throws(CameraError) in
+            ScriptedSource([Step.frame(ean), .frame(ean), .frame(both)])
+        }
+        harness.start()
+        defer { harness.stop() }
+        #expect(harness.wait { harness.counters.snapshot.detections >= 3 }, "the frame with both codes decoded (the EAN-13 frames give at most 2)")
+        #expect(harness.recorder.reads.isEmpty, "the window is still open: the clock stands still")
+        harness.offset.nanoseconds = 600_000_000
+        #expect(harness.wait { !harness.recorder.reads.isEmpty })
+        let read = try #require(harness.recorder.reads.first)
+        #expect(read.symbologyID == .qr && read.merged?.map(\.symbologyID) == [.ean13])
+        #expect(harness.recorder.reads.count == 1 && harness.counters.snapshot.merged == 1)
+    }
+
+    /// A read waiting for its pack is handed over when the camera is lost, not dropped.
+    @Test func aWaitingReadIsDeliveredWhenTheCameraIsLost() throws {
+        let ean = try Self.packFrame(link: false, sequence: 1)
+        let blank = try Self.frame([], sequence: 2)
+        let lost = CameraError(state: .interrupted, device: "scripted", detail: "unplugged")
+        let harness = Harness(config: Self.packConfig(window: 60)) { attempt throws(CameraError) in
+            attempt == 0 ? ScriptedSource([Step.frame(ean), .frame(ean), .fail(lost)]) : ScriptedSource([Step.frame(blank)])
+        }
+        harness.start()
+        defer { harness.stop() }
+        #expect(harness.wait { harness.opened.current >= 2 })
+        #expect(harness.wait { harness.recorder.reads.count == 1 })
+        #expect(harness.recorder.reads.first?.text == "9506000134352" && harness.recorder.reads.first?.merged == nil)
+    }
 }

@@ -40,11 +40,7 @@ enum Fixtures {
     }
 
     /// A PGM file of `frame`, for replay directories and the emulated camera.
-    static func pgm(_ frame: Frame) -> Data {
-        var bytes = Array("P5\n\(frame.width) \(frame.height)\n255\n".utf8)
-        for y in 0..<frame.height { for x in 0..<frame.width { bytes.append(frame[x, y]) } }
-        return Data(bytes)
-    }
+    static func pgm(_ frame: Frame) -> Data { Barcodes.pgm(frame) }
 
     /// A QR code PGM of `text` centred on a 640x480 frame, written into `directory`.
     static func qrFrameFile(_ text: String, in directory: String) throws -> String {

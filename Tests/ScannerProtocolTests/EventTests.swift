@@ -32,11 +32,15 @@ import Testing
         var read = Self.read(.code128, "010950600013435217261231", gs1: true)
         read.seq = 42
         read.time = Date(timeIntervalSince1970: 1_795_000_000.042)
-        let line = Event.scan(read, encoder: .forEvents())
+        read.merged = [MergedCode(Self.read(.ean13, "9506000134352"))]
+        let line = Event.scan(read, formatted: "09506000134352", encoder: .forEvents())
         #expect(try JSONDecoder().decode(Envelope.self, from: Data(line.utf8)).type == "scan")
-        let decoded = try JSONDecoder.forEvents().decode(ScanEvent.self, from: Data(line.utf8)).read
-        #expect(decoded == read)
-        #expect(decoded.gs1?.map(\.ai) == ["01", "17"])
+        let event = try JSONDecoder.forEvents().decode(ScanEvent.self, from: Data(line.utf8))
+        #expect(event.read == read)
+        #expect(event.formatted == "09506000134352")
+        #expect(event.read.gs1?.map(\.ai) == ["01", "17"])
+        #expect(line.contains(#""merged":[{"symbology":"EAN-13","symbology_id":"ean13","text":"9506000134352"}]"#))
+        #expect(!Event.scan(read, encoder: .forEvents()).contains("formatted"), "only a socket with formatting sends it")
     }
 
     @Test func aStatusReplyDecodesWithItsCountersAndOutputs() throws {

@@ -49,6 +49,32 @@ public enum Barcodes {
         return Frame(width: size.width, height: size.height, pixels: pixels)
     }
 
+    /// A PGM file's bytes of `frame`, for replay directories, the emulated camera and `scan`.
+    public static func pgm(_ frame: Frame) -> Data {
+        var bytes = Array("P5\n\(frame.width) \(frame.height)\n255\n".utf8)
+        for y in 0..<frame.height { for x in 0..<frame.width { bytes.append(frame[x, y]) } }
+        return Data(bytes)
+    }
+
+    /// Writes `frame` as a PGM file in the scratch directory; returns its path.
+    public static func pgmFile(_ frame: Frame, name: String = "frame") throws -> String {
+        let path = try TemporaryDirectory.shared.file("\(name)-\(UUID().uuidString).pgm")
+        try pgm(frame).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    /// Images placed side by side, `gap` pixels apart, centred on a frame of `size`.
+    public static func sideBySide(_ images: [Frame], in size: Size, gap: Int = 40) -> Frame {
+        let width = images.map(\.width).reduce(0, +) + gap * (images.count - 1)
+        var x = (size.width - width) / 2
+        var placed: [(Frame, Point)] = []
+        for image in images {
+            placed.append((image, Point(x: x, y: (size.height - image.height) / 2)))
+            x += image.width + gap
+        }
+        return compose(size: size, placing: placed)
+    }
+
     /// A frame of `size` with `image` centred on it.
     public static func centred(_ image: Frame, in size: Size, background: UInt8 = 220) -> Frame {
         compose(size: size, background: background, placing: [(image, Point(x: (size.width - image.width) / 2, y: (size.height - image.height) / 2))])

@@ -183,7 +183,9 @@ public final class SocketClient: @unchecked Sendable {
             counters = status["counters"] as? [String: Any] ?? [:]
             held = status["held"] as? Int ?? -1
             let dropped = (counters["dropped"] as? [String: Int] ?? [:]).values.reduce(0, +)
-            balanced = counters["detections"] as? Int == (counters["reads"] as? Int ?? 0) + (counters["duplicates"] as? Int ?? 0) + dropped + held
+            balanced =
+                counters["detections"] as? Int == (counters["reads"] as? Int ?? 0) + (counters["duplicates"] as? Int ?? 0) + (counters["merged"] as? Int ?? 0)
+                + dropped + held
         } while !balanced && Date() < deadline
         return (balanced, counters, held)
     }
