@@ -1,0 +1,143 @@
+import ConfigFile
+import Foundation
+import ScannerCore
+import Testing
+
+/// The `gtin`, `rules` and `unmatched` keys of the socket and of each output, and the `pack` section.
+@Suite struct FormattingConfigTests {
+    @Test func readsGTINOptionsRulesAndPack() throws {
+        let config = try ConfigFile.parse(
+            """
+            pack:
+              merge: true
+              window: 0.25
+              prefer: linear
+            socket:
+              format: plain
+              gtin:
+                upca: 13
+                upce: 12
+                ean8: 14
+                check_digit: strip
+                digital_link: element-string
+              rules:
+                - when: { symbology: [upce, upca], length: [11, 13] }
+                  do: [strip_leading: 1]
+                - when: { ai: "01" }
+                  do: [take_ai: "01"]
+                - when: { symbology: pdf417, prefix: "@", regex: "ANSI \\\\d{6}" }
+                  do: drop
+                - when: { length: 5 }
+                  do:
+                    - pad: { length: 8, with: " ", side: right }
+                    - replace: { pattern: "(A)(B)", with: "$2$1" }
+                    - prefix: "<STX>"
+                    - suffix: "\\\\r"
+                    - upper
+                    - strip_trailing: 2
+              unmatched: drop
+            outputs:
+              - type: serial
+                device: /dev/ttyS0
+                rules:
+                  - do: [pad: 14]
+            """, file: "f.conf")
+        #expect(config.pack.merge && config.pack.windowSeconds == 0.25 && config.pack.prefer == .linear)
+        let formatting = config.socket.formatting
+        #expect(formatting.gtin.upca == .ean13 && formatting.gtin.upce == .upca && formatting.gtin.ean8 == .gtin14)
+        #expect(!formatting.gtin.checkDigit && formatting.gtin.digitalLink == .elementString)
+        #expect(formatting.unmatched == .drop)
+        try #require(formatting.rules.count == 4)
+        #expect(formatting.rules[0].criteria.symbologies == [.upce, .upca])
+        #expect(formatting.rules[0].criteria.minLength == 11 && formatting.rules[0].criteria.maxLength == 13)
+        #expect(formatting.rules[0].actions == [.stripLeading(1)])
+        #expect(formatting.rules[1].criteria.ai == "01" && formatting.rules[1].actions == [.takeAI("01")])
+        #expect(formatting.rules[2].criteria.prefix == "@" && formatting.rules[2].criteria.pattern == "ANSI \\d{6}")
+        #expect(formatting.rules[2].actions == [.drop])
+        #expect(formatting.rules[3].criteria.minLength == 5 && formatting.rules[3].criteria.maxLength == 5)
+        #expect(
+            formatting.rules[3].actions == [
+                .pad(length: 8, with: " ", left: false), .replace(pattern: "(A)(B)", with: "$2$1"), .prefix([0x02]), .suffix([0x0D]), .upperCase,
+                .stripTrailing(2),
+            ])
+        #expect(config.outputs[0].format.formatting.rules.first?.actions == [.pad(length: 14, with: "0", left: true)])
+        #expect(config.outputs[0].format.formatting.rules.first?.criteria == FormatRule.Criteria(), "no when: every code")
+        let defaults = try ConfigFile.parse("", file: "e.conf")
+        #expect(defaults.socket.formatting.isIdentity && defaults.pack == PackConfig())
+    }
+
+    @Test(
+        arguments: [
+            ("socket:\n  gtin:\n    upca: 14\n", 3, "socket.gtin.upca", "12, 13"),
+            ("socket:\n  gtin:\n    check_digit: drop\n", 3, "socket.gtin.check_digit", "keep, strip"),
+            ("socket:\n  gtin:\n    ean13: 14\n", 3, "socket.gtin.ean13", "unknown key"),
+            ("socket:\n  rules:\n    - when: { symbology: ean99 }\n      do: drop\n", 3, "socket.rules[0].when.symbology", "unknown symbology"),
+            ("socket:\n  rules:\n    - when: { length: [9, 3] }\n      do: drop\n", 3, "socket.rules[0].when.length", "above max"),
+            ("socket:\n  rules:\n    - when: { regex: \"a(b\" }\n      do: drop\n", 3, "socket.rules[0].when.regex", "regular expression"),
+            ("socket:\n  rules:\n    - when: { ai: \"999\" }\n      do: drop\n", 3, "socket.rules[0].when.ai", "not a GS1 application identifier"),
+            ("socket:\n  rules:\n    - when: { colour: red }\n      do: drop\n", 3, "socket.rules[0].when.colour", "unknown key"),
+            ("socket:\n  rules:\n    - when: { symbology: ean13 }\n", 3, "socket.rules[0]", "needs do"),
+            ("socket:\n  rules:\n    - do: [explode]\n", 3, "socket.rules[0].do[0]", "not an action"),
+            ("socket:\n  rules:\n    - do:\n        - rotate: 3\n", 4, "socket.rules[0].do[0].rotate", "unknown action"),
+            ("socket:\n  rules:\n    - do: [strip_leading: x]\n", 3, "socket.rules[0].do[0].strip_leading", "whole number"),
+            ("socket:\n  rules:\n    - do: [take_ai: \"10\"]\n", 3, "socket.rules[0].do[0]", "needs when: {ai: '10'}"),
+            ("socket:\n  rules:\n    - do: [pad: { length: 8, with: ab }]\n", 3, "socket.rules[0].do[0].pad.with", "one character"),
+            ("socket:\n  rules:\n    - do: [replace: { with: x }]\n", 3, "socket.rules[0].do[0].replace", "needs pattern"),
+            ("socket:\n  unmatched: keep\n", 2, "socket.unmatched", "send, drop"),
+            (
+                "outputs:\n  - type: serial\n    device: /dev/ttyS0\n    rules:\n      - do: [suffix: \"\\\\q\"]\n", 5, "outputs[0].rules[0].do[0].suffix",
+                "bad escape"
+            ),
+            ("pack:\n  prefer: newest\n", 2, "pack.prefer", "more-data, linear"),
+            ("pack:\n  window: 9\n", 2, "pack.window", "out of range"),
+        ] as [(String, Int, String, String)])
+    func errorsNameLineAndKey(text: String, line: Int, key: String, reason: String) {
+        let error = #expect(throws: ConfigError.self) { try ConfigFile.parse(text, file: "/etc/k.conf") }
+        #expect(error?.line == line, "\(String(describing: error))")
+        #expect(error?.key == key, "\(String(describing: error))")
+        #expect(error?.reason.contains(reason) == true, "\(String(describing: error))")
+    }
+
+    /// The README's ten examples, each as a serial output's keys: they parse, and do what their
+    /// line in the README says.
+    @Test func theReadmeExamplesParseAndDoWhatTheySay() throws {
+        let readme = try String(
+            contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md").path, encoding: .utf8)
+        let section = try #require(readme.components(separatedBy: "## POS data").dropFirst().first?.components(separatedBy: "\n## ").first)
+        let blocks = section.components(separatedBy: "```yaml\n").dropFirst().map { $0.components(separatedBy: "```").first! }
+        try #require(blocks.count == 10)
+        var formats: [OutputFormat] = []
+        for block in blocks {
+            // Re-indent under an output, keeping each block's own nesting.
+            let indent = block.split(separator: "\n").first!.prefix { $0 == " " }.count
+            let lines = block.split(separator: "\n").map { "    " + $0.dropFirst(indent) }
+            let text = "outputs:\n  - type: serial\n    device: /dev/ttyS0\n    terminator: none\n" + lines.joined(separator: "\n") + "\n"
+            var format = try ConfigFile.parse(text, file: "README.md").outputs[0].format
+            format.terminator = .none
+            formats.append(format)
+        }
+        func sent(_ example: Int, _ symbology: Symbology, _ text: String, gs1: Bool = false) -> String? {
+            let read = Read(
+                symbol: Symbol(
+                    symbology: symbology, bytes: Array(text.utf8), isGS1: gs1,
+                    corners: Corners([Point(x: 0, y: 0), Point(x: 1, y: 0), Point(x: 1, y: 1), Point(x: 0, y: 1)])),
+                frame: Size(width: 1, height: 1))
+            return formats[example - 1].bytes(for: read).map { String(decoding: $0, as: UTF8.self) }
+        }
+        let link = "https://id.gs1.org/01/09506000134352/10/ABC123"
+        #expect(sent(1, .datamatrix, "0109506000134352\u{1D}10XYZ", gs1: true) == "09506000134352")
+        #expect(sent(1, .qr, link) == "09506000134352")
+        #expect(sent(2, .upce, "01234565") == "1234565")
+        #expect(sent(3, .pdf417, "@\n\u{1E}\rANSI 636014080002DL00410288ZC") == nil)
+        #expect(sent(3, .pdf417, "shipping label") == "shipping label")
+        #expect(sent(4, .upca, "012345678905") == "0012345678905" && sent(4, .upce, "01234565") == "0012345000065")
+        #expect(sent(4, .ean8, "96385074") == "0000096385074")
+        #expect(sent(5, .ean8, "96385074") == "00000096385074" && sent(5, .code128, "0109506000134352", gs1: true) == "09506000134352")
+        #expect(sent(6, .qr, link) == "]Q3010950600013435210ABC123")
+        #expect(sent(7, .qr, "https://shop.example/promo") == nil && sent(7, .ean13, "4006381333931") == "4006381333931")
+        #expect(sent(7, .qr, link) == link)
+        #expect(sent(8, .ean13, "2012345012349") == "2012345" && sent(8, .ean13, "4006381333931") == "4006381333931")
+        #expect(sent(9, .code128, "abc-123-45") == "ABC12345")
+        #expect(sent(10, .code39, "LOY123") == "\u{02}L0000000123\u{03}" && sent(10, .ean13, "4006381333931") == "400638133393")
+    }
+}
