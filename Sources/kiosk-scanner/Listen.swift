@@ -71,7 +71,9 @@ struct Listen: ParsableCommand {
         if json {
             output(String(decoding: line, as: UTF8.self))
         } else if let scan = event.decode(ScanEvent.self) {
-            output("\(scan.read.symbology):\(scan.read.text ?? "<binary>")")
+            // As the socket's formatting sends it, when it has any; the codes of its pack are named.
+            let merged = scan.read.merged.map { " (with \($0.map(\.symbology).joined(separator: ", ")))" } ?? ""
+            output("\(scan.read.symbology):\(scan.formatted ?? scan.read.text ?? "<binary>")\(merged)")
         } else {
             Scan.fail("a scan event that does not decode: \(String(decoding: line.prefix(200), as: UTF8.self))")
         }

@@ -177,4 +177,20 @@ import Testing
         let code = try Barcodes.zint(.code128, FormattingCases.ruleSubject)
         #expect(try line(for: code, socket: rule.keys(indentedBy: 2)) == rule.expected)
     }
+
+    /// `listen` prints what the socket's formatting sends, and names the codes of the pack.
+    @Test func listenShowsTheFormattedTextAndThePack() throws {
+        let daemon = try start("socket:\n  rules:\n    - when: { ai: \"01\" }\n      do: [take_ai: \"01\"]\n")
+        #expect(daemon.waitForLog("listening on"))
+        let listen = Process()
+        listen.executableURL = URL(fileURLWithPath: Tool.scannerBinary)
+        listen.arguments = ["listen", "--socket", daemon.socketPath, "--count", "1"]
+        let output = Pipe()
+        listen.standardOutput = output
+        listen.standardError = FileHandle.nullDevice
+        try listen.run()
+        defer { if listen.isRunning { listen.terminate() } }
+        try show(Self.packFrame())
+        #expect(LineReader(output.fileHandleForReading.fileDescriptor).line() == "QR-Code:09506000134352 (with EAN-13)")
+    }
 }
