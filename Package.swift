@@ -5,7 +5,8 @@ let package = Package(
     name: "KioskScanner",
     platforms: [.macOS(.v15)],
     products: [
-        .executable(name: "kiosk-scanner", targets: ["kiosk-scanner"])
+        .executable(name: "kiosk-scanner", targets: ["kiosk-scanner"]),
+        .executable(name: "kiosk-scanner-mqtt", targets: ["kiosk-scanner-mqtt"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -29,6 +30,8 @@ let package = Package(
         .target(name: "CGPIOLines", dependencies: ["CGPIOD"]),
         // The uinput kernel interface's ioctl numbers and structs (no library).
         .systemLibrary(name: "CUInput"),
+        // The MQTT bridge's client library (the bridge is a program of its own: the daemon links no network code).
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // glibc's malloc_trim (no library: libc).
         .systemLibrary(name: "CMalloc"),
 
@@ -40,7 +43,7 @@ let package = Package(
         .target(name: "Decoding", dependencies: ["ScannerCore", "CZBar", "CZXing"]),
         // The socket's wire protocol: commands, events both ways, status snapshots, the JSON
         // settings, the socket address and a recording's index; the daemon and the tools share it.
-        .target(name: "ScannerProtocol", dependencies: ["ScannerCore"]),
+        .target(name: "ScannerProtocol", dependencies: ["ScannerCore", .product(name: "SystemPackage", package: "swift-system")]),
         // Frames from a V4L2 camera through libv4l2, or replayed from a directory.
         .target(
             name: "Capture",
@@ -85,6 +88,17 @@ let package = Package(
             ]
         ),
 
+        // The MQTT bridge: the daemon's socket on one side, a broker (libmosquitto) on the other.
+        .target(
+            name: "Bridge",
+            dependencies: [
+                "ScannerCore", "ScannerProtocol", "CMosquitto", .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        .executableTarget(
+            name: "kiosk-scanner-mqtt", dependencies: ["Bridge", "ConfigFile", "ScannerCore", .product(name: "Logging", package: "swift-log")]),
+
         .executableTarget(
             name: "kiosk-scanner",
             dependencies: [
@@ -115,6 +129,7 @@ let package = Package(
         .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile", "ScannerCore"]),
         .testTarget(name: "OutputsTests", dependencies: ["ScannerCore", "ScannerTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["ScannerCore", "ScannerTestSupport"]),
+        .testTarget(name: "BridgeTests", dependencies: ["Bridge", "ScannerTestSupport"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "ScannerCore", "ScannerProtocol", "ImageFiles", "ScannerTestSupport"]),
     ]
 )

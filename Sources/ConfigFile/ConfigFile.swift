@@ -93,6 +93,8 @@ public enum ConfigFile {
         var feedback = try top.section("feedback")
         try readFeedback(&feedback, into: &config.gpio)
         if let outputs = top.value("outputs") { config.outputs = try readOutputs(outputs) }
+        var mqtt = try top.section("mqtt")
+        try readMQTT(&mqtt, into: &config.mqtt)
         try top.finish()
         return config
     }

@@ -92,7 +92,7 @@ extension ConfigFile {
         return bytes
     }
 
-    private static func absolutePath(_ value: Value) throws(ConfigError) -> String {
+    static func absolutePath(_ value: Value) throws(ConfigError) -> String {
         let path = try value.string()
         guard path.hasPrefix("/") else { throw value.error("must be an absolute path") }
         return path

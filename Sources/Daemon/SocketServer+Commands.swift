@@ -1,3 +1,4 @@
+import FoundationEssentials
 import NIOCore
 import ScannerCore
 import ScannerProtocol
@@ -54,9 +55,13 @@ extension SocketServer {
                 "ok camera=\(snapshot.camera.state.rawValue) torch=\(snapshot.torch ? "on" : "off") mode=\(snapshot.mode.rawValue) paused=\(snapshot.paused) reads=\(counts.reads) clients=\(clients.count)"
         }
         let status = StatusReply(
-            state: StateEvent(snapshot), counters: counters.snapshot, clients: clients.count, held: heldCount, outputs: target.outputHealth)
+            state: StateEvent(snapshot), counters: counters.snapshot, clients: clients.count, held: heldCount, outputs: target.outputHealth,
+            bootID: Self.bootID)
         return Event.reply("status", ok: true, status: status, encoder: encoder)
     }
+
+    /// This daemon's run, for `status` (`StatusReply.bootID`).
+    static let bootID = UUID().uuidString.lowercased()
 
     /// Why camera images are refused to `id` now, if they are; logs the access when they are not.
     private func imageRefusal(for command: Command, from id: Int) -> String? {

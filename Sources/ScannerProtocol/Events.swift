@@ -131,8 +131,12 @@ public struct StatusReply: Codable, Sendable {
     public let decodeMsP99: Double?
     /// Outputs besides the socket.
     public let outputs: [OutputHealth]
+    /// Made anew at each daemon start: with a read's `seq` (which starts again at 1), it names one
+    /// read for good, so that a consumer can drop a duplicate (the MQTT bridge sends both).
+    public let bootID: String?
 
-    public init(state: StateEvent, counters: CounterSnapshot, clients: Int, held: Int, outputs: [OutputHealth]) {
+    public init(state: StateEvent, counters: CounterSnapshot, clients: Int, held: Int, outputs: [OutputHealth], bootID: String? = nil) {
+        self.bootID = bootID
         self.state = state
         self.counters = counters
         self.clients = clients
@@ -144,6 +148,7 @@ public struct StatusReply: Codable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case state, counters, clients, held, outputs
+        case bootID = "boot_id"
         case decodeMsP50 = "decode_ms_p50"
         case decodeMsP99 = "decode_ms_p99"
     }

@@ -23,7 +23,11 @@ import Testing
                 with: Self.unit.replacingOccurrences(of: "kiosk-scanner.service", with: "kiosk-scanner-gadget")
             )
             .write(toFile: gadget, atomically: true, encoding: .utf8)
-        let result = try Tool.capture("systemd-analyze", ["verify", copy, socket, gadget])
+        let bridge = "\(directory)/kiosk-scanner-mqtt.service"
+        try String(contentsOfFile: Self.unit.replacingOccurrences(of: "kiosk-scanner.service", with: "kiosk-scanner-mqtt.service"), encoding: .utf8)
+            .replacingOccurrences(of: "/usr/bin/kiosk-scanner", with: Tool.scannerBinary)
+            .write(toFile: bridge, atomically: true, encoding: .utf8)
+        let result = try Tool.capture("systemd-analyze", ["verify", copy, socket, gadget, bridge])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.isEmpty, "warnings: \(result.stderr)")
     }
@@ -38,6 +42,19 @@ import Testing
         #expect(readme.contains("exposure at **\(String(format: "%.1f", figure)) (SAFE)**"), "README's figure differs from \(line)")
         for bound in ["MemoryMax=", "TasksMax=", "LimitNOFILE="] { #expect(text(Self.unit).contains(bound), "\(bound) in the unit") }
         #expect(text(Self.unit).contains("Type=notify") && text(Self.unit).contains("WatchdogSec="))
+    }
+
+    /// The bridge's unit runs with the scanner and is hardened too, though it needs the network,
+    /// which the scanner's own unit still denies.
+    @Test func theBridgeUnitIsBoundToTheScannerAndHardened() throws {
+        let bridge = Self.unit.replacingOccurrences(of: "kiosk-scanner.service", with: "kiosk-scanner-mqtt.service")
+        let result = try Tool.capture("systemd-analyze", ["security", "--offline=yes", bridge])
+        let line = try #require(result.stdout.split(separator: "\n").first { $0.contains("Overall exposure level") })
+        let figure = try #require(line.split(separator: " ").compactMap { Double($0) }.first)
+        #expect(figure <= 1.5, "\(line)")
+        #expect(text(bridge).contains("BindsTo=kiosk-scanner.service") && text(bridge).contains("After=kiosk-scanner.service"))
+        #expect(text(bridge).contains("StateDirectory=kiosk-scanner"), "the spool's home, /var/lib/kiosk-scanner")
+        #expect(text(Self.unit).contains("PrivateNetwork=yes") && text(Self.unit).contains("RestrictAddressFamilies=AF_UNIX\n"))
     }
 
     func text(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }

@@ -33,26 +33,3 @@ import Testing
         #expect(listen.terminationStatus == 0)
     }
 }
-
-/// Lines from a pipe, with a timeout.
-final class LineReader {
-    let fd: Int32
-    var pending: [UInt8] = []
-    init(_ fd: Int32) { self.fd = fd }
-
-    func line(timeout: Double = 15) -> String? {
-        let deadline = Date().addingTimeInterval(timeout)
-        while true {
-            if let newline = pending.firstIndex(of: 10) {
-                defer { pending.removeSubrange(...newline) }
-                return String(decoding: pending[..<newline], as: UTF8.self)
-            }
-            var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-            guard deadline.timeIntervalSinceNow > 0, poll(&descriptor, 1, Int32(deadline.timeIntervalSinceNow * 1000) + 1) > 0 else { return nil }
-            var chunk = [UInt8](repeating: 0, count: 4096)
-            let count = read(fd, &chunk, chunk.count)
-            guard count > 0 else { return nil }
-            pending += chunk[..<count]
-        }
-    }
-}

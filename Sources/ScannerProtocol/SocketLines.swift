@@ -1,14 +1,13 @@
-import Daemon
 import FoundationEssentials
-import ScannerProtocol
 import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
 #endif
 
-/// A connection to the daemon's socket, read a line at a time (for `listen`, `status`, `snapshot`, `record`).
-final class SocketLines {
+/// A connection to the daemon's socket, read a line at a time (for `listen`, `status`, `snapshot`,
+/// `record`, and the MQTT bridge).
+public final class SocketLines {
     private let fd: Int32
     private var buffer: [UInt8] = []
     /// Where the current line starts in `buffer`, and how far it has been searched for a newline.
@@ -18,7 +17,7 @@ final class SocketLines {
 
     /// Connects, or returns nil with errno set. With a `timeout`, `next()` gives up (nil, with
     /// `timedOut` set) when the daemon sends nothing for that many seconds.
-    init?(path: String, timeout: Double? = nil) {
+    public init?(path: String, timeout: Double? = nil) {
         fd = UnixAddress.connect(path)
         guard fd >= 0 else { return nil }
         if let timeout {
@@ -28,18 +27,24 @@ final class SocketLines {
     }
 
     /// Whether the last `next()` returned nil because the daemon was silent past the timeout.
-    private(set) var timedOut = false
+    public private(set) var timedOut = false
 
     // A failed init runs deinit too: closing -1 there would set errno to EBADF, hiding the reason.
     deinit { if fd >= 0 { close(fd) } }
 
-    func send(_ line: String) {
-        writeLine(line, to: fd)
+    /// Sends one command line (a newline is added); an error shows at the next read.
+    public func send(_ line: String) {
+        _ = try? FileDescriptor(rawValue: fd).writeAll((line + "\n").utf8)
+    }
+
+    /// Ends the connection both ways, waking a thread blocked in `next()`.
+    public func shutdown() {
+        Glibc.shutdown(fd, Int32(SHUT_RDWR))
     }
 
     /// Tells the daemon this connection is a tool's, not a consumer of scans (`unsubscribe`), and
     /// reads up to its reply: no read, held or new, is ever written to it (README, "The socket").
-    func declareTool() {
+    public func declareTool() {
         send("unsubscribe")
         while let line = next() {
             if line == Data("ok".utf8) || line.starts(with: Data("error: ".utf8)) { return }
@@ -50,7 +55,7 @@ final class SocketLines {
     /// The next line that is a JSON event, skipping plain-format read lines. A frame's base64
     /// pixels are cut out before the JSON decoder sees them, and come back decoded beside the event
     /// (decoding them as a JSON string would cost more than a frame interval).
-    func nextEvent() -> EventLine? {
+    public func nextEvent() -> EventLine? {
         while var line = next() {
             guard line.first == UInt8(ascii: "{") else { continue }
             var luma: Data?
@@ -75,7 +80,7 @@ final class SocketLines {
     }
 
     /// The next line, or nil when the daemon closed the connection.
-    func next() -> Data? {
+    public func next() -> Data? {
         while true {
             let found = buffer.withUnsafeBytes { raw -> Int? in
                 guard searched < raw.count, let hit = memchr(raw.baseAddress! + searched, 0x0A, raw.count - searched) else { return nil }
@@ -109,21 +114,21 @@ final class SocketLines {
 
 /// One JSON line from the daemon: its `type` (and a reply's `command`), decoded further on demand
 /// into the protocol's types.
-struct EventLine {
-    let envelope: Envelope
-    let line: Data
+public struct EventLine {
+    public let envelope: Envelope
+    public let line: Data
     /// A frame's pixels, cut out of `line` by `SocketLines.nextEvent()`.
-    var luma: Data?
+    public var luma: Data?
 
     /// Nil when `line` is not a JSON object with a `type`.
-    init?(_ line: Data) {
+    public init?(_ line: Data) {
         guard line.first == UInt8(ascii: "{"), let envelope = try? JSONDecoder().decode(Envelope.self, from: line) else { return nil }
         self.envelope = envelope
         self.line = line
     }
 
     /// The line as `type`; nil when it does not decode as one.
-    func decode<T: Decodable>(_ type: T.Type) -> T? {
+    public func decode<T: Decodable>(_ type: T.Type) -> T? {
         try? JSONDecoder.forEvents().decode(type, from: line)
     }
 }

@@ -1,0 +1,398 @@
+import CMosquitto
+import FoundationEssentials
+import Logging
+import ScannerCore
+import ScannerProtocol
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The MQTT bridge: reads from the daemon's socket go to `PREFIX/DEVICE/scan` through the spool,
+/// the daemon's state to the retained `state`, `availability` says online (and the broker's last
+/// will says offline), and commands on `cmd` that the config allows go to the daemon, their
+/// replies to `cmd/reply`. One thread drives the broker connection; the daemon link has its own.
+public final class Bridge: Sendable {
+    public let settings: MQTTSettings
+    let spool: Spool
+    private let logger: Logger
+    private let stopping = Atomic<Bool>(false)
+    /// What the daemon link hands over to the broker thread.
+    private let inbox = Mutex(Inbox())
+    private let health = Mutex(Health())
+    /// A pipe whose read end wakes the broker thread when the daemon link has something for it.
+    private let wake: (read: Int32, write: Int32)
+
+    struct Inbox {
+        var replies: [(topic: String, payload: [UInt8])] = []
+        var stateChanged = false
+        var daemonState: StateEvent?
+        var counters: CounterSnapshot?
+        var bootID: String?
+    }
+
+    /// Both connections and their losses, for `state` and the metrics.
+    struct Health: Codable {
+        var broker = "connecting"
+        var brokerDetail: String?
+        var daemon = "connecting"
+        var daemonDetail: String?
+        var brokerLosses = 0
+        var daemonLosses = 0
+
+        enum CodingKeys: String, CodingKey {
+            case broker
+            case brokerDetail = "broker_detail"
+            case daemon
+            case daemonDetail = "daemon_detail"
+            case brokerLosses = "broker_losses"
+            case daemonLosses = "daemon_losses"
+        }
+    }
+
+    public init(settings: MQTTSettings, logger: Logger) throws(BridgeError) {
+        self.settings = settings
+        self.logger = logger
+        spool = try Spool(directory: settings.spoolDirectory, limit: settings.spoolBytes)
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { throw BridgeError("pipe: \(String(cString: strerror(errno)))") }
+        for end in ends {
+            _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(end, F_SETFD, FD_CLOEXEC)
+        }
+        wake = (ends[0], ends[1])
+        let waiting = spool.counts.queued
+        if waiting > 0 { logger.info("\(waiting) reads from an earlier run wait in the spool \(settings.spoolDirectory)") }
+    }
+
+    var topics: Topics { Topics(base: settings.base) }
+
+    public func stop() {
+        stopping.store(true, ordering: .relaxed)
+        wakeUp()
+    }
+
+    /// Wakes the broker thread from its poll.
+    private func wakeUp() {
+        var byte: UInt8 = 1
+        _ = write(wake.write, &byte, 1)
+    }
+
+    /// Runs until `stop()`; then says offline and disconnects.
+    public func run() {
+        let link = DaemonLink(path: settings.socketPath, handlers: daemonHandlers(), logger: logger)
+        link.start()
+        var session: Session?
+        var backoff = 1.0
+        var nextAttempt = 0.0
+        var lastRefusal: String?
+        var lastPoll = 0.0
+        var lastMetrics = 0.0
+        while !stopping.load(ordering: .relaxed) {
+            let now = Self.now()
+            if now - lastPoll >= 10 {
+                link.pollStatus()
+                lastPoll = now
+            }
+            if now - lastMetrics >= 10 {
+                writeMetrics()
+                lastMetrics = now
+            }
+            guard let current = session else {
+                guard now >= nextAttempt else {
+                    usleep(20_000)
+                    continue
+                }
+                switch connect() {
+                case .success(let made):
+                    session = made
+                case .failure(let problem):
+                    if problem.description != lastRefusal { logger.warning("broker \(settings.host):\(settings.port): \(problem); retrying") }
+                    lastRefusal = problem.description
+                    health.withLock {
+                        $0.broker = "unreachable"
+                        $0.brokerDetail = problem.description
+                    }
+                    nextAttempt = now + backoff
+                    backoff = min(backoff * 2, 30)
+                }
+                continue
+            }
+            let rc = current.connection.loop(milliseconds: 100, wake: wake.read)
+            if let refusal = current.refusal ?? (rc != 0 ? current.lostReason(rc) : nil) {
+                if refusal != lastRefusal { logger.warning("broker \(settings.host):\(settings.port): \(refusal); reconnecting") }
+                lastRefusal = refusal
+                health.withLock {
+                    if $0.broker == "connected" { $0.brokerLosses += 1 }
+                    $0.broker = "lost"
+                    $0.brokerDetail = refusal
+                }
+                session = nil
+                nextAttempt = now + backoff
+                backoff = min(backoff * 2, 30)
+                continue
+            }
+            guard current.connected else { continue }
+            if lastRefusal != nil || health.withLock({ $0.broker != "connected" }) {
+                logger.info("connected to the broker \(settings.host):\(settings.port) as \(settings.deviceID)")
+                lastRefusal = nil
+                backoff = 1
+                health.withLock {
+                    $0.broker = "connected"
+                    $0.brokerDetail = nil
+                }
+                inbox.withLock { $0.stateChanged = true }
+            }
+            pump(current, link: link)
+        }
+        // Reads the daemon wrote before the stop go to the spool, for the next run.
+        link.stop()
+        if let session, session.connected {
+            _ = session.connection.publish(topic: topics.availability, payload: Array("offline".utf8), qos: 1, retain: true)
+            for _ in 0..<10 { _ = session.connection.loop(milliseconds: 20, wake: wake.read) }
+            session.connection.disconnect()
+            _ = session.connection.loop(milliseconds: 20, wake: wake.read)
+        }
+        writeMetrics()
+    }
+
+    /// One connection's state on the broker thread.
+    final class Session {
+        let connection: MQTTConnection
+        var connected = false
+        /// Why the broker refused us (CONNACK), once it did.
+        var refusal: String?
+        /// Spool messages published on this connection, by message id, not yet acknowledged.
+        var inflight: [Int32: UInt64] = [:]
+        /// The last spool message published on this connection.
+        var lastSent: UInt64?
+        /// libmosquitto's last error line: a TLS failure's reason.
+        var lastLog: String?
+        /// The CA file, named when TLS fails.
+        let caFile: String?
+
+        init(connection: MQTTConnection, caFile: String?) {
+            self.connection = connection
+            self.caFile = caFile
+        }
+
+        func lostReason(_ rc: Int32) -> String {
+            var reason = connected ? "connection lost: \(MQTTConnection.describe(rc))" : "could not connect: \(MQTTConnection.describe(rc))"
+            if let lastLog { reason += " (\(lastLog))" }
+            if let caFile, rc == MOSQ_ERR_TLS.rawValue || lastLog?.contains("SSL") == true {
+                reason += "; is the broker's certificate signed by the CA in ca_file \(caFile), and made out to the host named?"
+            }
+            return reason
+        }
+    }
+
+    /// Spool messages in flight at once on a connection.
+    static let window = 32
+
+    private func connect() -> Result<Session, BridgeError> {
+        let connection: MQTTConnection
+        do {
+            connection = try MQTTConnection(clientID: "kiosk-scanner-\(settings.deviceID)", config: settings, will: (topics.availability, "offline"))
+        } catch {
+            return .failure(error)
+        }
+        let session = Session(connection: connection, caFile: settings.caFile)
+        connection.onLog = { [weak session] line in session?.lastLog = line }
+        connection.onConnect = { [weak session, self] rc in
+            guard let session else { return }
+            guard rc == 0 else {
+                session.refusal = "refused: \(MQTTConnection.describeRefusal(rc))"
+                return
+            }
+            session.connected = true
+            _ = connection.publish(topic: topics.availability, payload: Array("online".utf8), qos: 1, retain: true)
+            connection.subscribe(topics.command, qos: 1)
+            if settings.homeAssistant {
+                for (topic, payload) in HomeAssistant.discovery(settings: settings, topics: topics) {
+                    _ = connection.publish(topic: topic, payload: payload, qos: 1, retain: true)
+                }
+            }
+        }
+        connection.onPublish = { [weak session, spool] mid in
+            guard let session, let id = session.inflight.removeValue(forKey: mid) else { return }
+            spool.remove(id)
+        }
+        connection.onMessage = { [self] topic, payload in
+            guard topic == topics.command else { return }
+            command(String(decoding: payload, as: UTF8.self))
+        }
+        let rc = connection.connect(host: settings.host, port: settings.port, keepalive: settings.keepalive)
+        guard rc == 0 else { return .failure(BridgeError(session.lostReason(rc))) }
+        return .success(session)
+    }
+
+    /// Publishes what is due: spool messages in order within the window, replies, and the state.
+    private func pump(_ session: Session, link: DaemonLink) {
+        let room = Self.window - session.inflight.count
+        if room > 0 {
+            for entry in spool.entries(after: session.lastSent, count: room) {
+                guard let mid = session.connection.publish(topic: entry.topic, payload: entry.payload, qos: settings.qos, retain: false) else { break }
+                session.inflight[mid] = entry.id
+                session.lastSent = entry.id
+            }
+        }
+        let (replies, state) = inbox.withLock { inbox -> ([(topic: String, payload: [UInt8])], [UInt8]?) in
+            defer {
+                inbox.replies.removeAll()
+                inbox.stateChanged = false
+            }
+            return (inbox.replies, inbox.stateChanged ? statePayload(inbox) : nil)
+        }
+        for reply in replies { _ = session.connection.publish(topic: reply.topic, payload: reply.payload, qos: settings.qos, retain: false) }
+        if let state { _ = session.connection.publish(topic: topics.state, payload: state, qos: settings.qos, retain: true) }
+        _ = session.connection.flush()
+        pendingCommands.withLock { commands in
+            for command in commands where !link.send(command: command) {
+                reply(to: command, ok: false, error: "the scanner daemon is not connected")
+            }
+            commands.removeAll()
+        }
+    }
+
+    /// Commands from the broker, for the daemon link (taken on the broker thread, in `pump`).
+    private let pendingCommands = Mutex<[String]>([])
+
+    /// A command line from the broker: sent to the daemon when the config allows it, else refused.
+    private func command(_ line: String) {
+        let text = line.trimmingWhitespace()
+        let name = String(text.prefix { !$0.isWhitespace })
+        guard settings.commands.contains(name) else {
+            let allowed = settings.commands.isEmpty ? "none are (mqtt.commands)" : "allowed: \(settings.commands.sorted().joined(separator: ", "))"
+            logger.notice("command from the broker refused: '\(text)'")
+            return reply(to: text, ok: false, error: "'\(name)' is not allowed over MQTT; \(allowed)")
+        }
+        if case .failure(let error) = Command.parse(text) { return reply(to: text, ok: false, error: error.message) }
+        pendingCommands.withLock { $0.append(text) }
+    }
+
+    private func reply(to command: String, ok: Bool, error: String) {
+        let reply = BridgeReply(request: command, ok: ok, error: error)
+        let payload = (try? JSONEncoder.forEvents().encode(reply)).map(Array.init) ?? []
+        inbox.withLock { $0.replies.append((topics.commandReply, payload)) }
+    }
+
+    private func daemonHandlers() -> DaemonLink.Handlers {
+        DaemonLink.Handlers(
+            scan: { [self] line, bootID in
+                // The event as the socket sent it, with the device and the daemon's boot id in front.
+                let payload = Array("{\"boot_id\":\"\(bootID)\",\"device\":\"\(settings.deviceID)\",".utf8) + line.dropFirst()
+                let dropped = spool.append(topic: topics.scan, payload: payload)
+                wakeUp()
+                if !dropped.isEmpty {
+                    logger.warning("spool full (\(settings.spoolBytes) bytes): \(dropped.count) oldest reads dropped")
+                    inbox.withLock { $0.stateChanged = true }
+                }
+            },
+            state: { [self] state in
+                inbox.withLock {
+                    $0.daemonState = state
+                    $0.stateChanged = true
+                }
+            },
+            status: { [self] status in
+                inbox.withLock {
+                    $0.counters = status.counters
+                    $0.bootID = status.bootID
+                }
+            },
+            reply: { [self] line, command in
+                let payload = Array("{\"request\":\(Self.jsonString(command)),".utf8) + line.dropFirst()
+                inbox.withLock { $0.replies.append((topics.commandReply, payload)) }
+                wakeUp()
+            },
+            connection: { [self] up, problem in
+                health.withLock {
+                    if !up && $0.daemon == "connected" { $0.daemonLosses += 1 }
+                    $0.daemon = up ? "connected" : "lost"
+                    $0.daemonDetail = problem
+                }
+                inbox.withLock { $0.stateChanged = true }
+            })
+    }
+
+    /// The retained `state` message: the daemon's state and counters, and the bridge's own.
+    private func statePayload(_ inbox: Inbox) -> [UInt8] {
+        let payload = StatePayload(
+            device: settings.deviceID, bootID: inbox.bootID, scanner: inbox.daemonState, counters: inbox.counters,
+            bridge: health.withLock { $0 }, spool: spool.counts, time: UTCTime(Date()).iso8601)
+        return (try? JSONEncoder.forEvents().encode(payload)).map(Array.init) ?? []
+    }
+
+    private func writeMetrics() {
+        guard let path = settings.metricsTextfile else { return }
+        let health = health.withLock { $0 }
+        let counts = spool.counts
+        let text = BridgeMetrics.text(health: health, spool: counts)
+        let temporary = path + ".tmp"
+        guard let file = fopen(temporary, "w") else { return }
+        fputs(text, file)
+        fclose(file)
+        rename(temporary, path)
+    }
+
+    static func jsonString(_ text: String) -> String {
+        (try? String(decoding: JSONEncoder().encode(text), as: UTF8.self)) ?? "\"\""
+    }
+
+    static func now() -> Double { Double(MonotonicClock.nanoseconds()) / 1e9 }
+}
+
+/// `PREFIX/DEVICE/...`: the topics of one scanner.
+struct Topics {
+    let base: String
+    var scan: String { base + "/scan" }
+    var state: String { base + "/state" }
+    var availability: String { base + "/availability" }
+    var command: String { base + "/cmd" }
+    var commandReply: String { base + "/cmd/reply" }
+}
+
+/// The `state` message.
+struct StatePayload: Encodable {
+    let device: String
+    let bootID: String?
+    let scanner: StateEvent?
+    let counters: CounterSnapshot?
+    let bridge: Bridge.Health
+    let spool: Spool.Counts
+    let time: String
+
+    enum CodingKeys: String, CodingKey {
+        case device
+        case bootID = "boot_id"
+        case scanner, counters, bridge, spool, time
+    }
+}
+
+/// The bridge's own answer on `cmd/reply`: a command it refused.
+struct BridgeReply: Encodable {
+    var type = "reply"
+    let request: String
+    let ok: Bool
+    let error: String
+}
+
+/// The bridge's counters in Prometheus text format, for node_exporter's textfile collector.
+enum BridgeMetrics {
+    static func text(health: Bridge.Health, spool: Spool.Counts) -> String {
+        var lines: [String] = []
+        func metric(_ name: String, _ type: String, _ help: String, _ value: Int) {
+            lines += ["# HELP kiosk_scanner_mqtt_\(name) \(help)", "# TYPE kiosk_scanner_mqtt_\(name) \(type)", "kiosk_scanner_mqtt_\(name) \(value)"]
+        }
+        metric("broker_up", "gauge", "1 while the bridge is connected to the broker.", health.broker == "connected" ? 1 : 0)
+        metric("daemon_up", "gauge", "1 while the bridge is connected to the daemon's socket.", health.daemon == "connected" ? 1 : 0)
+        metric("broker_losses_total", "counter", "Times the broker connection was lost.", health.brokerLosses)
+        metric("daemon_losses_total", "counter", "Times the daemon connection was lost.", health.daemonLosses)
+        metric("spool_queued", "gauge", "Reads waiting for the broker.", spool.queued)
+        metric("spool_bytes", "gauge", "Bytes of reads waiting for the broker.", spool.bytes)
+        metric("spool_dropped_total", "counter", "Reads dropped because the spool was full.", spool.dropped)
+        metric("published_total", "counter", "Reads the broker took (QoS 1: acknowledged).", spool.sent)
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
