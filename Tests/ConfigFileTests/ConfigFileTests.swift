@@ -100,12 +100,7 @@ import Testing
             ("outputs:\n  - { type: keyboard, colour: red }\n", 2, "outputs[0].colour", "unknown key"),
         ] as [(String, Int, String, String)])
     func errorsNameLineAndKey(text: String, line: Int, key: String, reason: String) {
-        let error = #expect(throws: ConfigError.self) { try ConfigFile.parse(text, file: "/etc/k.conf") }
-        #expect(error?.file == "/etc/k.conf")
-        #expect(error?.line == line)
-        #expect(error?.key == key)
-        #expect(error?.reason.contains(reason) == true, "\(String(describing: error))")
-        #expect(error?.description.hasPrefix("/etc/k.conf:\(line): \(key): ") == true)
+        expectConfigError(text, line: line, key: key, reason: reason)
     }
 
     @Test func readsGPIOLinesAndFeedbackPatterns() throws {

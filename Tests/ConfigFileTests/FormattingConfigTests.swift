@@ -92,10 +92,7 @@ import Testing
             ("pack:\n  window: 9\n", 2, "pack.window", "out of range"),
         ] as [(String, Int, String, String)])
     func errorsNameLineAndKey(text: String, line: Int, key: String, reason: String) {
-        let error = #expect(throws: ConfigError.self) { try ConfigFile.parse(text, file: "/etc/k.conf") }
-        #expect(error?.line == line, "\(String(describing: error))")
-        #expect(error?.key == key, "\(String(describing: error))")
-        #expect(error?.reason.contains(reason) == true, "\(String(describing: error))")
+        expectConfigError(text, line: line, key: key, reason: reason)
     }
 
     /// The README's ten examples, each as a serial output's keys: they parse, and do what their

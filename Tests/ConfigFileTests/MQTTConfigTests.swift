@@ -50,9 +50,6 @@ import Testing
             ("mqtt:\n  broker: b\n", 2, "mqtt.broker", "unknown key"),
         ] as [(String, Int, String, String)])
     func errorsNameLineAndKey(text: String, line: Int, key: String, reason: String) {
-        let error = #expect(throws: ConfigError.self) { try ConfigFile.parse(text, file: "/etc/k.conf") }
-        #expect(error?.line == line, "\(String(describing: error))")
-        #expect(error?.key == key, "\(String(describing: error))")
-        #expect(error?.reason.contains(reason) == true, "\(String(describing: error))")
+        expectConfigError(text, line: line, key: key, reason: reason)
     }
 }

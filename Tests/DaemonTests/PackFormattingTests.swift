@@ -182,15 +182,8 @@ import Testing
     @Test func listenShowsTheFormattedTextAndThePack() throws {
         let daemon = try start("socket:\n  rules:\n    - when: { ai: \"01\" }\n      do: [take_ai: \"01\"]\n")
         #expect(daemon.waitForLog("listening on"))
-        let listen = Process()
-        listen.executableURL = URL(fileURLWithPath: Tool.scannerBinary)
-        listen.arguments = ["listen", "--socket", daemon.socketPath, "--count", "1"]
-        let output = Pipe()
-        listen.standardOutput = output
-        listen.standardError = FileHandle.nullDevice
-        try listen.run()
-        defer { if listen.isRunning { listen.terminate() } }
+        let listen = try ListenProcess(socket: daemon.socketPath, count: 1)
         try show(Self.packFrame())
-        #expect(LineReader(output.fileHandleForReading.fileDescriptor).line() == "QR-Code:09506000134352 (with EAN-13)")
+        #expect(listen.output.line() == "QR-Code:09506000134352 (with EAN-13)")
     }
 }

@@ -27,6 +27,24 @@ public final class LineReader: @unchecked Sendable {
     }
 }
 
+/// `kiosk-scanner listen --socket PATH --count N` running, and its output a line at a time.
+public final class ListenProcess: @unchecked Sendable {
+    public let process = Process()
+    public let output: LineReader
+
+    public init(socket: String, count: Int) throws {
+        process.executableURL = URL(fileURLWithPath: Tool.scannerBinary)
+        process.arguments = ["listen", "--socket", socket, "--count", String(count)]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        output = LineReader(pipe.fileHandleForReading.fileDescriptor)
+    }
+
+    deinit { if process.isRunning { process.terminate() } }
+}
+
 /// A process whose output goes to a log file, killed when the test lets go of it.
 public final class LoggedProcess: @unchecked Sendable {
     public let process = Process()
