@@ -244,13 +244,7 @@ public enum ConfigFile {
     }
 
     private static func readMetrics(_ section: inout Section, into metrics: inout MetricsConfig) throws(ConfigError) {
-        if let value = section.value("textfile") {
-            let path = try value.string()
-            guard path.isEmpty || (path.hasPrefix("/") && path.hasSuffix(".prom")) else {
-                throw value.error("must be \"\" or an absolute path ending in .prom (node_exporter reads only *.prom)")
-            }
-            metrics.textfile = path.isEmpty ? nil : path
-        }
+        if let value = section.value("textfile") { metrics.textfile = try value.textfilePath() }
         if let value = section.value("interval") { metrics.intervalSeconds = try value.double(in: 1...3600) }
         try section.finish()
     }

@@ -16,8 +16,7 @@ extension ConfigFile {
         try gtin.finish()
         if let value = section.value("rules") {
             formatting.rules = []
-            if case .scalar(let scalar) = value.node, scalar.isNull || scalar.string == "[]" { return }
-            for item in try value.items() { formatting.rules.append(try rule(item)) }
+            for item in try value.optionalItems() { formatting.rules.append(try rule(item)) }
         }
         if let value = section.value("unmatched") { formatting.unmatched = try value.choice(Formatting.Unmatched.self) }
     }

@@ -34,28 +34,19 @@ extension ConfigFile {
         if let value = section.value("keepalive") { mqtt.keepaliveSeconds = try value.int(in: 5...3600) }
         if let value = section.value("commands") {
             var commands: Set<String> = []
-            if case .scalar(let scalar) = value.node, scalar.isNull || scalar.string == "[]" {
-            } else {
-                for item in try value.items() {
-                    let name = try item.string()
-                    guard MQTTConfig.allowedCommands.contains(name) else {
-                        throw item.error("'\(name)' is not one of \(MQTTConfig.allowedCommands.sorted().joined(separator: ", "))")
-                    }
-                    commands.insert(name)
+            for item in try value.optionalItems() {
+                let name = try item.string()
+                guard MQTTConfig.allowedCommands.contains(name) else {
+                    throw item.error("'\(name)' is not one of \(MQTTConfig.allowedCommands.sorted().joined(separator: ", "))")
                 }
+                commands.insert(name)
             }
             mqtt.commands = commands
         }
         if let value = section.value("home_assistant") { mqtt.homeAssistant = try value.bool() }
         if let value = section.value("spool_dir") { mqtt.spoolDirectory = try absolutePath(value) }
         if let value = section.value("spool_size") { mqtt.spoolBytes = try value.int(in: 4096...(1 << 30)) }
-        if let value = section.value("metrics_textfile") {
-            let path = try value.string()
-            guard path.isEmpty || (path.hasPrefix("/") && path.hasSuffix(".prom")) else {
-                throw value.error("must be \"\" or an absolute path ending in .prom (node_exporter reads only *.prom)")
-            }
-            mqtt.metricsTextfile = path.isEmpty ? nil : path
-        }
+        if let value = section.value("metrics_textfile") { mqtt.metricsTextfile = try value.textfilePath() }
         try section.finish()
     }
 

@@ -3,9 +3,8 @@ import ScannerCore
 /// The `outputs` list: serial ports and keyboard wedges, each with its framing.
 extension ConfigFile {
     static func readOutputs(_ value: Value) throws(ConfigError) -> [OutputConfig] {
-        if case .scalar(let scalar) = value.node, scalar.isNull || scalar.string == "[]" { return [] }
         var outputs: [OutputConfig] = []
-        for item in try value.items() {
+        for item in try value.optionalItems() {
             var section = try Section(node: item.node, file: item.file, path: item.key, line: item.line)
             guard let type = section.value("type") else { throw section.error("an output needs type: serial or keyboard") }
             let output: OutputConfig

@@ -134,6 +134,21 @@ struct Value {
         return value
     }
 
+    /// The items of a list that may be left empty: none for null or `[]`.
+    func optionalItems() throws(ConfigError) -> [Value] {
+        if case .scalar(let scalar) = node, scalar.isNull || scalar.string == "[]" { return [] }
+        return try items()
+    }
+
+    /// A node_exporter textfile path: nil for "", else an absolute path ending in .prom.
+    func textfilePath() throws(ConfigError) -> String? {
+        let path = try string()
+        guard path.isEmpty || (path.hasPrefix("/") && path.hasSuffix(".prom")) else {
+            throw error("must be \"\" or an absolute path ending in .prom (node_exporter reads only *.prom)")
+        }
+        return path.isEmpty ? nil : path
+    }
+
     /// The items of a sequence, each with its own line.
     func items() throws(ConfigError) -> [Value] {
         guard case .sequence(let sequence, _) = node else { throw error("expected a list") }

@@ -62,6 +62,8 @@ import Testing
             ])
         #expect(config.outputs[0].format.formatting.rules.first?.actions == [.pad(length: 14, with: "0", left: true)])
         #expect(config.outputs[0].format.formatting.rules.first?.criteria == FormatRule.Criteria(), "no when: every code")
+        // An empty rule list does not end the section: the keys after it are still read.
+        #expect(try ConfigFile.parse("socket:\n  rules:\n  unmatched: drop\n", file: "r.conf").socket.formatting.unmatched == .drop)
         let defaults = try ConfigFile.parse("", file: "e.conf")
         #expect(defaults.socket.formatting.isIdentity && defaults.pack == PackConfig())
     }
