@@ -89,6 +89,20 @@ public final class Bridge: Sendable {
         var lastRefusal: String?
         var lastPoll = 0.0
         var lastMetrics = 0.0
+        /// No connection (none made, refused or lost): logged when the reason changes, counted as a
+        /// loss when one was up, and tried again after the backoff.
+        func failed(_ problem: String, state: String, next: String, now: Double) {
+            if problem != lastRefusal { logger.warning("broker \(settings.host):\(settings.port): \(problem); \(next)") }
+            lastRefusal = problem
+            health.withLock {
+                if $0.broker == "connected" { $0.brokerLosses += 1 }
+                $0.broker = state
+                $0.brokerDetail = problem
+            }
+            session = nil
+            nextAttempt = now + backoff
+            backoff = min(backoff * 2, 30)
+        }
         while !stopping.load(ordering: .relaxed) {
             let now = Self.now()
             if now - lastPoll >= 10 {
@@ -105,37 +119,20 @@ public final class Bridge: Sendable {
                     continue
                 }
                 switch connect() {
-                case .success(let made):
-                    session = made
-                case .failure(let problem):
-                    if problem.description != lastRefusal { logger.warning("broker \(settings.host):\(settings.port): \(problem); retrying") }
-                    lastRefusal = problem.description
-                    health.withLock {
-                        $0.broker = "unreachable"
-                        $0.brokerDetail = problem.description
-                    }
-                    nextAttempt = now + backoff
-                    backoff = min(backoff * 2, 30)
+                case .success(let made): session = made
+                case .failure(let problem): failed(problem.description, state: "unreachable", next: "retrying", now: now)
                 }
                 continue
             }
             let rc = current.connection.loop(milliseconds: 100, wake: wake.read)
             if let refusal = current.refusal ?? (rc != 0 ? current.lostReason(rc) : nil) {
-                if refusal != lastRefusal { logger.warning("broker \(settings.host):\(settings.port): \(refusal); reconnecting") }
-                lastRefusal = refusal
-                health.withLock {
-                    if $0.broker == "connected" { $0.brokerLosses += 1 }
-                    $0.broker = "lost"
-                    $0.brokerDetail = refusal
-                }
-                session = nil
-                nextAttempt = now + backoff
-                backoff = min(backoff * 2, 30)
+                failed(refusal, state: "lost", next: "reconnecting", now: now)
                 continue
             }
             guard current.connected else { continue }
-            if lastRefusal != nil || health.withLock({ $0.broker != "connected" }) {
+            if !current.announced {
                 logger.info("connected to the broker \(settings.host):\(settings.port) as \(settings.deviceID)")
+                current.announced = true
                 lastRefusal = nil
                 backoff = 1
                 health.withLock {
@@ -161,6 +158,8 @@ public final class Bridge: Sendable {
     final class Session {
         let connection: MQTTConnection
         var connected = false
+        /// The connection was logged and reported in `state`.
+        var announced = false
         /// Why the broker refused us (CONNACK), once it did.
         var refusal: String?
         /// Spool messages published on this connection, by message id, not yet acknowledged.

@@ -80,10 +80,6 @@ public struct MQTTSettings: Sendable {
     }
 
     static func contents(_ path: String) -> String? {
-        guard let file = try? FileDescriptor.open(path, .readOnly) else { return nil }
-        defer { try? file.close() }
-        var bytes = [UInt8](repeating: 0, count: 4096)
-        guard let count = try? bytes.withUnsafeMutableBytes({ try file.read(into: $0) }) else { return nil }
-        return String(decoding: bytes[..<count], as: UTF8.self)
+        readFile(path).map { String(decoding: $0, as: UTF8.self) }
     }
 }

@@ -52,7 +52,7 @@ public final class Spool: Sendable {
         closedir(handle)
         var entries: [Entry] = []
         for name in names.sorted() {
-            guard let id = UInt64(name.dropLast(4)), let bytes = Self.read("\(directory)/\(name)"),
+            guard let id = UInt64(name.dropLast(4)), let bytes = readFile("\(directory)/\(name)"),
                 let newline = bytes.firstIndex(of: 0x0A)
             else {
                 unlink("\(directory)/\(name)")
@@ -121,17 +121,18 @@ public final class Spool: Sendable {
         let digits = String(id)
         return "\(directory)/\(String(repeating: "0", count: max(0, 20 - digits.count)))\(digits).msg"
     }
+}
 
-    private static func read(_ path: String) -> [UInt8]? {
-        guard let file = try? FileDescriptor.open(path, .readOnly) else { return nil }
-        defer { try? file.close() }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while let count = try? chunk.withUnsafeMutableBytes({ try file.read(into: $0) }), count > 0 {
-            bytes += chunk[..<count]
-        }
-        return bytes
+/// The whole file at `path`, or nil (with errno set) when it cannot be opened.
+func readFile(_ path: String) -> [UInt8]? {
+    guard let file = try? FileDescriptor.open(path, .readOnly) else { return nil }
+    defer { try? file.close() }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65536)
+    while let count = try? chunk.withUnsafeMutableBytes({ try file.read(into: $0) }), count > 0 {
+        bytes += chunk[..<count]
     }
+    return bytes
 }
 
 /// Why the bridge cannot go on: a message for the log and the exit status.

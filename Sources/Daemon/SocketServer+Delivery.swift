@@ -26,19 +26,16 @@ extension SocketServer {
 
     /// Writes a read to every consumer, or holds it when there is none.
     func route(_ entry: HeldRead) {
-        var formatted: String?
-        if !config.formatting.isIdentity {
-            guard let bytes = config.formatting.apply(to: entry.read)?.bytes else { return filter(entry) }
-            formatted = String(validating: bytes, as: UTF8.self) ?? LegacyText.latin1(bytes)
-        }
+        guard let shown = config.formatting.shownText(for: entry.read) else { return filter(entry) }
         // A consumer whose channel is closing is gone already, though its close is not yet seen.
         let consumers = clients.filter { $0.value.role == .consumer && $0.value.channel.isActive }.keys.sorted()
         guard !consumers.isEmpty else { return hold(entry) }
         let targets = consumers.filter(isWritable)
         guard !targets.isEmpty else { return drop(entry, reason: "clients-stalled") }
+        // JSON carries the read as decoded, and the formatted text beside it when there is formatting.
         let line =
             config.format == .json
-            ? Event.scan(entry.read, formatted: formatted, encoder: encoder) : (formatted ?? entry.read.shownText).escapedForPlainLine
+            ? Event.scan(entry.read, formatted: config.formatting.isIdentity ? nil : shown, encoder: encoder) : shown.escapedForPlainLine
         let fanout = Fanout(waiting: targets.count)
         for id in targets {
             send(line, to: id) { [self] written in

@@ -79,12 +79,7 @@ public final class KeyboardOutput: Output {
                     continue
                 }
             }
-            guard let item = worker.peek(timeout: 0.25) else { continue }
-            guard let bytes = format.bytes(for: item.read) else {
-                logger.info("\(name): read \(item.read.seq) sent as nothing by a formatting rule")
-                worker.filtered()
-                continue
-            }
+            guard let (item, bytes) = worker.peek(timeout: 0.25, format: format, logger: logger) else { continue }
             let typed = typist.actions(for: bytes)
             if !typed.missing.isEmpty {
                 worker.healthState.withLock { $0.failed["unmapped-character", default: 0] += typed.missing.count }

@@ -1,6 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import Glibc
+import Logging
 import ScannerCore
 import ScannerProtocol
 import Synchronization
@@ -60,20 +61,25 @@ final class OutputWorker: Sendable {
         return oldestFresh()
     }
 
-    /// Removes the oldest read after it was sent.
-    func sent() {
-        let item = queue.withLock { $0.items.isEmpty ? nil : $0.items.removeFirst() }
-        guard let item else { return }
-        healthState.withLock { $0.sent += 1 }
-        updateQueued()
-        item.done(true)
+    /// The oldest read and the bytes `format` makes of it, waiting up to `timeout` seconds. Reads
+    /// a formatting rule sends as nothing are taken off on the way, as handled (counted, logged).
+    func peek(timeout: Double, format: OutputFormat, logger: Logger) -> (item: Item, bytes: [UInt8])? {
+        while let item = peek(timeout: timeout) {
+            if let bytes = format.bytes(for: item.read) { return (item, bytes) }
+            logger.info("\(healthState.withLock { $0.name }): read \(item.read.seq) sent as nothing by a formatting rule")
+            handled(counting: \.filtered)
+        }
+        return nil
     }
 
-    /// Takes the oldest read off as handled: a formatting rule sends it as nothing.
-    func filtered() {
+    /// Removes the oldest read after it was sent.
+    func sent() { handled(counting: \.sent) }
+
+    /// Takes the oldest read off as done, counting it under `counter`.
+    private func handled(counting counter: WritableKeyPath<OutputHealth, Int>) {
         let item = queue.withLock { $0.items.isEmpty ? nil : $0.items.removeFirst() }
         guard let item else { return }
-        healthState.withLock { $0.filtered += 1 }
+        healthState.withLock { $0[keyPath: counter] += 1 }
         updateQueued()
         item.done(true)
     }

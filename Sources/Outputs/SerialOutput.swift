@@ -59,12 +59,7 @@ public final class SerialOutput: Output {
                 }
                 continue
             }
-            guard let item = worker.peek(timeout: 0.25) else { continue }
-            guard let bytes = format.bytes(for: item.read) else {
-                logger.info("\(name): read \(item.read.seq) sent as nothing by a formatting rule")
-                worker.filtered()
-                continue
-            }
+            guard let (_, bytes) = worker.peek(timeout: 0.25, format: format, logger: logger) else { continue }
             switch write(bytes, to: open) {
             case .sent:
                 worker.sent()

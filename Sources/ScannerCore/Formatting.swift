@@ -16,6 +16,13 @@ public struct Formatting: Sendable, Hashable {
     /// Whether every read goes out as decoded.
     public var isIdentity: Bool { gtin.isDefault && rules.isEmpty && unmatched == .send }
 
+    /// The data as people and the socket's lines show it (UTF-8, else Latin-1, as `Read.shownText`),
+    /// or nil when a rule sends it as nothing. Without formatting, the read's own `shownText`.
+    public func shownText(for read: Read) -> String? {
+        guard !isIdentity else { return read.shownText }
+        return apply(to: read).map { String(validating: $0.bytes, as: UTF8.self) ?? LegacyText.latin1($0.bytes) }
+    }
+
     /// The data and AIM identifier to send for `read`, or nil when a rule (or `unmatched: drop`)
     /// sends it as nothing.
     public func apply(to read: Read) -> (bytes: [UInt8], aim: String)? {

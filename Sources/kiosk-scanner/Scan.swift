@@ -91,17 +91,14 @@ struct Scan: ParsableCommand {
                 }
                 // One file is one frame: its codes are seen together.
                 var pack = PackMerger(config: settings.pack)
+                let formatting = settings.socket.formatting
                 for read in pack.add(reads, at: 0) + pack.flush() {
-                    let formatting = settings.socket.formatting
-                    var formatted: String?
-                    if !formatting.isIdentity {
-                        guard let bytes = formatting.apply(to: read)?.bytes else { continue }
-                        formatted = String(validating: bytes, as: UTF8.self) ?? LegacyText.latin1(bytes)
-                    }
+                    guard let shown = formatting.shownText(for: read) else { continue }
+                    let formatted = formatting.isIdentity ? nil : shown
                     print(
                         json
                             ? String(decoding: try encoder.encode(FileRead(file: file, read: read, formatted: formatted)), as: UTF8.self)
-                            : "\(read.symbology):\(formatted ?? read.shownText)")
+                            : "\(read.symbology):\(shown)")
                 }
             } catch {
                 failed = true
