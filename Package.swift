@@ -32,6 +32,8 @@ let package = Package(
         .systemLibrary(name: "CUInput"),
         // The MQTT bridge's client library (the bridge is a program of its own: the daemon links no network code).
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // Keyboard layouts: xkeyboard-config compiled by libxkbcommon, dead keys through its compose tables.
+        .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
         // glibc's malloc_trim (no library: libc).
         .systemLibrary(name: "CMalloc"),
 
@@ -63,16 +65,18 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // Host keyboard layouts (xkeyboard-config through libxkbcommon) as the wedge's key tables.
+        .target(name: "Keymaps", dependencies: ["ScannerCore", "CXKBCommon"]),
         // Outputs besides the socket: serial ports and keyboard wedges (uinput, USB HID gadget).
         .target(
             name: "Outputs",
             dependencies: [
-                "ScannerCore", "ScannerProtocol", "CUInput", .product(name: "Logging", package: "swift-log"),
+                "ScannerCore", "ScannerProtocol", "Keymaps", "CUInput", .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         // The config file, parsed with libyaml into the ScannerCore model.
-        .target(name: "ConfigFile", dependencies: ["ScannerCore", "CYAML", .product(name: "SystemPackage", package: "swift-system")]),
+        .target(name: "ConfigFile", dependencies: ["ScannerCore", "Keymaps", "CYAML", .product(name: "SystemPackage", package: "swift-system")]),
 
         // The supervisor: capture loop, tracking, the UNIX socket, systemd notify, reload.
         .target(
@@ -102,7 +106,7 @@ let package = Package(
         .executableTarget(
             name: "kiosk-scanner",
             dependencies: [
-                "ScannerCore", "ScannerProtocol", "ImageFiles", "Decoding", "ConfigFile", "Daemon", "Feedback",
+                "ScannerCore", "ScannerProtocol", "ImageFiles", "Decoding", "ConfigFile", "Daemon", "Feedback", "Keymaps",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -127,7 +131,7 @@ let package = Package(
         .testTarget(name: "ScannerProtocolTests", dependencies: ["ScannerProtocol", "ScannerCore"]),
         .testTarget(name: "DecodingTests", dependencies: ["Decoding", "ImageFiles", "ScannerCore", "ScannerTestSupport"]),
         .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile", "ScannerCore"]),
-        .testTarget(name: "OutputsTests", dependencies: ["ScannerCore", "ScannerTestSupport"]),
+        .testTarget(name: "OutputsTests", dependencies: ["ScannerCore", "Keymaps", "ScannerTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["ScannerCore", "ScannerTestSupport"]),
         .testTarget(name: "BridgeTests", dependencies: ["Bridge", "ScannerTestSupport"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "ScannerCore", "ScannerProtocol", "ImageFiles", "ScannerTestSupport"]),

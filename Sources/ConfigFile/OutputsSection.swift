@@ -1,3 +1,4 @@
+import Keymaps
 import ScannerCore
 
 /// The `outputs` list: serial ports and keyboard wedges, each with its framing.
@@ -41,14 +42,21 @@ extension ConfigFile {
         let backend = try section.value("backend")?.choice(KeyboardConfig.Backend.self) ?? .uinput
         let device = try section.value("device").map { value throws(ConfigError) in try absolutePath(value) }
         var keyboard = KeyboardConfig(backend: backend, device: device ?? (backend == .uinput ? "/dev/uinput" : "/dev/hidg0"))
-        if let value = section.value("layout") {
-            keyboard.layout = try value.string()
-            guard KeyboardLayout.all[keyboard.layout] != nil else {
-                throw value.error("'\(keyboard.layout)' is not one of \(KeyboardLayout.all.keys.sorted().joined(separator: ", "))")
-            }
+        let layoutValue = section.value("layout")
+        if let layoutValue { keyboard.layout = try layoutValue.string() }
+        let layout: KeyboardLayout
+        do {
+            layout = try Keymap.compile(keyboard.layout)
+        } catch {
+            throw layoutValue?.error(error.description) ?? section.error(error.description)
         }
         if let value = section.value("missing") { keyboard.missing = try value.choice(Typist.Missing.self) }
-        if let value = section.value("gs_key") { keyboard.groupSeparator = try keyAction(value) }
+        if let value = section.value("gs_key") {
+            keyboard.groupSeparator = try keyChord(value)
+            if case .character(let character, _)? = keyboard.groupSeparator, layout.actions(for: character)?.count != 1 {
+                throw value.error("layout \(keyboard.layout) has no single key for '\(character)'")
+            }
+        }
         if let value = section.value("key_delay") { keyboard.keyDelaySeconds = try value.double(in: 0...1) }
         if let value = section.value("caps_lock_compensation") { keyboard.capsLockCompensation = try value.bool() }
         var format = OutputFormat()
@@ -97,19 +105,19 @@ extension ConfigFile {
         return path
     }
 
-    /// `ctrl+]`, `ctrl+shift+x`, `tab`, or `none`: modifiers, then a character on its US key position.
-    private static func keyAction(_ value: Value) throws(ConfigError) -> KeyAction? {
+    /// `ctrl+]`, `ctrl+shift+x`, `tab`, or `none`: modifiers, then a character as the host's
+    /// layout types it.
+    private static func keyChord(_ value: Value) throws(ConfigError) -> KeyChord? {
         let text = try value.string()
         if text == "none" { return nil }
-        if text == "tab" { return .stroke(.tab, []) }
+        if text == "tab" { return .tab }
         var parts = text.split(separator: "+", omittingEmptySubsequences: false).map(String.init)
         // "ctrl++" is Ctrl and the + key.
         if text.hasSuffix("++") { parts = Array(parts.dropLast(2)) + ["+"] }
-        guard let last = parts.popLast(), last.count == 1, case .stroke(let key, let levelModifiers)? = KeyboardLayout.us.actions(for: Character(last))?.first
-        else {
+        guard let last = parts.popLast(), last.count == 1 else {
             throw value.error("expected modifiers and one character, e.g. ctrl+] (or tab, or none)")
         }
-        var modifiers = levelModifiers
+        var modifiers: Modifiers = []
         for part in parts {
             switch part.lowercased() {
             case "ctrl": modifiers.insert(.ctrl)
@@ -119,6 +127,6 @@ extension ConfigFile {
             default: throw value.error("'\(part)' is not a modifier (ctrl, shift, alt, altgr)")
             }
         }
-        return .stroke(key, modifiers)
+        return .character(Character(last), modifiers)
     }
 }

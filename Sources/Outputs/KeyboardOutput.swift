@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Keymaps
 import Logging
 import ScannerCore
 import ScannerProtocol
@@ -35,7 +36,14 @@ public final class KeyboardOutput: Output {
         name = output.name
         config = keyboard
         format = output.format
-        let layout = KeyboardLayout.all[keyboard.layout] ?? .us
+        let layout: KeyboardLayout
+        do {
+            layout = try Keymap.compile(keyboard.layout)
+        } catch {
+            // The config check compiled it: only xkb-data removed since then gets here.
+            logger.error("\(output.name): layout \(keyboard.layout): \(error.description); every character counts as unmapped")
+            layout = KeyboardLayout(name: keyboard.layout, strokes: [:], capsKeys: [])
+        }
         typist = Typist(layout: layout, missing: keyboard.missing, groupSeparator: keyboard.groupSeparator)
         worker = OutputWorker(name: output.name, capacity: output.holdCount, maxAge: output.holdSeconds)
         device =

@@ -23,9 +23,9 @@ public struct Key: Sendable, Hashable, CustomStringConvertible {
     public static let equal = Key("equal", usage: 0x2E, code: 13)
     public static let leftBrace = Key("leftbrace", usage: 0x2F, code: 26)
     public static let rightBrace = Key("rightbrace", usage: 0x30, code: 27)
-    /// The key left of Enter: HID's "Non-US #" on ISO boards (Linux maps both usages to KEY_BACKSLASH).
+    /// The key left of Enter (above it on ISO boards). HID has two usages for it, 0x31 and
+    /// "Non-US #" 0x32; Linux (KEY_BACKSLASH) and Windows (scan code 0x2B) treat both alike.
     public static let backslash = Key("backslash", usage: 0x31, code: 43)
-    public static let hash = Key("nonus-hash", usage: 0x32, code: 43)
     public static let semicolon = Key("semicolon", usage: 0x33, code: 39)
     public static let apostrophe = Key("apostrophe", usage: 0x34, code: 40)
     public static let comma = Key("comma", usage: 0x36, code: 51)
@@ -33,6 +33,10 @@ public struct Key: Sendable, Hashable, CustomStringConvertible {
     public static let slash = Key("slash", usage: 0x38, code: 53)
     /// The ISO key between left Shift and Z.
     public static let iso102 = Key("102nd", usage: 0x64, code: 86)
+    /// The JIS and ABNT2 key left of right Shift (HID "International1", KEY_RO).
+    public static let ro = Key("ro", usage: 0x87, code: 89)
+    /// The JIS key left of Backspace (HID "International3", KEY_YEN).
+    public static let yen = Key("yen", usage: 0x89, code: 124)
     public static let space = Key("space", usage: 0x2C, code: 57)
     public static let enter = Key("enter", usage: 0x28, code: 28)
     public static let tab = Key("tab", usage: 0x2B, code: 15)
@@ -44,6 +48,14 @@ public struct Key: Sendable, Hashable, CustomStringConvertible {
         let codes: [UInt16] = [30, 48, 46, 32, 18, 33, 34, 35, 23, 36, 37, 38, 50, 49, 24, 25, 16, 19, 31, 20, 22, 47, 17, 45, 21, 44]
         return Key(String(letter), usage: 0x04 + UInt8(index), code: codes[index])
     }
+
+    /// The keys that type characters on every PC keyboard, row by row from the top (the
+    /// alphanumeric block and space), in the order layouts are searched.
+    public static let typing: [Key] =
+        [grave] + digits + [minus, equal] + "qwertyuiop".map(letter) + [leftBrace, rightBrace]
+        + "asdfghjkl".map(letter) + [semicolon, apostrophe, backslash] + "zxcvbnm".map(letter) + [comma, dot, slash, space]
+    /// Keys that only some boards have (ISO, JIS, ABNT2): used for a character no other key types.
+    public static let extra: [Key] = [iso102, ro, yen]
 
     /// Keypad 0...9, for Alt codes.
     public static let keypad: [Key] = [

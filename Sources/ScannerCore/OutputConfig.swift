@@ -32,11 +32,11 @@ public struct KeyboardConfig: Sendable, Hashable {
     public var backend: Backend
     /// `/dev/uinput`, or the gadget's `/dev/hidg0`.
     public var device: String
-    /// The host's keyboard layout: us, uk, de or fr.
+    /// The host's keyboard layout as xkeyboard-config names it: `us`, `de`, `ch(fr)`...
     public var layout = "us"
     public var missing = Typist.Missing.drop
     /// What GS (0x1D) types; nil leaves it out.
-    public var groupSeparator: KeyAction? = Typist.defaultGroupSeparator
+    public var groupSeparator: KeyChord? = KeyChord.groupSeparator
     /// Seconds between key strokes (some hosts drop keys typed faster).
     public var keyDelaySeconds = 0.004
     /// HID gadget: invert Shift for letters while the host's Caps Lock LED is on.

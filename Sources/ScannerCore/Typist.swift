@@ -11,17 +11,17 @@ public struct Typist: Sendable {
 
     public let layout: KeyboardLayout
     public let missing: Missing
-    /// What GS (0x1D, the GS1 separator) types; nil leaves it out.
-    public let groupSeparator: KeyAction?
+    /// What GS (0x1D, the GS1 separator) types: nil when it is left out by choice.
+    private let groupSeparator: KeyChord?
+    /// The stroke for `groupSeparator` on this layout: nil when the layout cannot type it.
+    private let groupSeparatorStroke: KeyAction?
 
-    public init(layout: KeyboardLayout, missing: Missing = .drop, groupSeparator: KeyAction? = Typist.defaultGroupSeparator) {
+    public init(layout: KeyboardLayout, missing: Missing = .drop, groupSeparator: KeyChord? = KeyChord.groupSeparator) {
         self.layout = layout
         self.missing = missing
         self.groupSeparator = groupSeparator
+        groupSeparatorStroke = groupSeparator.flatMap { $0.action(on: layout) }
     }
-
-    /// Ctrl+] on the key that types ] on a US board, as scanners send GS.
-    public static let defaultGroupSeparator = KeyAction.stroke(.rightBrace, .ctrl)
 
     /// The actions for `bytes` (UTF-8, or Latin-1 when not UTF-8), and the characters left out.
     /// CR and LF type Enter (CR LF once), TAB types Tab.
@@ -36,7 +36,12 @@ public struct Typist: Sendable {
             case "\r", "\r\n": actions.append(.stroke(.enter, []))
             case "\n": if previous != "\r" { actions.append(.stroke(.enter, [])) }
             case "\t": actions.append(.stroke(.tab, []))
-            case "\u{1D}": if let groupSeparator { actions.append(groupSeparator) }
+            case "\u{1D}":
+                if let groupSeparatorStroke {
+                    actions.append(groupSeparatorStroke)
+                } else if groupSeparator != nil {
+                    left.append(character)
+                }
             default:
                 if let typed = layout.actions(for: character) {
                     actions += typed
@@ -63,4 +68,24 @@ public struct Typist: Sendable {
         0x0160: 138, 0x2039: 139, 0x0152: 140, 0x017D: 142, 0x2018: 145, 0x2019: 146, 0x201C: 147, 0x201D: 148, 0x2022: 149,
         0x2013: 150, 0x2014: 151, 0x02DC: 152, 0x2122: 153, 0x0161: 154, 0x203A: 155, 0x0153: 156, 0x017E: 158, 0x0178: 159,
     ]
+}
+
+/// A key combination named by what it types: `ctrl+]` is Ctrl held on the key (and shift level)
+/// that types `]` on the host's layout, so that the host reads Ctrl+] (GS) whatever its layout.
+public enum KeyChord: Sendable, Hashable {
+    case tab
+    case character(Character, Modifiers)
+
+    /// Ctrl+], as scanners type GS.
+    public static let groupSeparator = KeyChord.character("]", .ctrl)
+
+    /// The stroke on `layout`, or nil when no single stroke there types the character.
+    public func action(on layout: KeyboardLayout) -> KeyAction? {
+        switch self {
+        case .tab: return .stroke(.tab, [])
+        case .character(let character, let modifiers):
+            guard let typed = layout.actions(for: character), typed.count == 1, case .stroke(let key, let level) = typed[0] else { return nil }
+            return .stroke(key, level.union(modifiers))
+        }
+    }
 }

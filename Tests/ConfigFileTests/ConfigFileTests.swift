@@ -94,7 +94,10 @@ import Testing
             ("outputs:\n  - { type: serial, device: /dev/ttyS0, baud: 9601 }\n", 2, "outputs[0].baud", "9600"),
             ("outputs:\n  - { type: serial, device: /dev/ttyS0, parity: mark }\n", 2, "outputs[0].parity", "none, even, odd"),
             ("outputs:\n  - { type: serial, device: ttyS0 }\n", 2, "outputs[0].device", "absolute path"),
-            ("outputs:\n  - { type: serial, device: /dev/ttyS0 }\n  - { type: keyboard, layout: dvorak }\n", 3, "outputs[1].layout", "de, fr, uk, us"),
+            ("outputs:\n  - { type: serial, device: /dev/ttyS0 }\n  - { type: keyboard, layout: qwertz }\n", 3, "outputs[1].layout", "no layout 'qwertz'"),
+            ("outputs:\n  - { type: keyboard, layout: ch(nonesuch) }\n", 2, "outputs[0].layout", "layout 'ch' has no variant 'nonesuch'"),
+            ("outputs:\n  - { type: keyboard, layout: \"de,fr\" }\n", 2, "outputs[0].layout", "not a layout name"),
+            ("outputs:\n  - { type: keyboard, layout: ru, gs_key: \"ctrl+]\" }\n", 2, "outputs[0].gs_key", "layout ru has no single key for ']'"),
             ("outputs:\n  - { type: keyboard, gs_key: hyper+x }\n", 2, "outputs[0].gs_key", "not a modifier"),
             ("outputs:\n  - { type: keyboard, suffix: \"\\\\q\" }\n", 2, "outputs[0].suffix", "bad escape"),
             ("outputs:\n  - { type: keyboard, colour: red }\n", 2, "outputs[0].colour", "unknown key"),
@@ -157,7 +160,7 @@ import Testing
         #expect(config.outputs[0].format.prefix == [0x02] && config.outputs[0].format.terminator == .custom([0x03]) && config.outputs[0].format.aim)
         #expect(config.outputs[0].format.gs1Separator == .replace([0x1D]))
         #expect(keyboard.backend == .hidGadget && keyboard.device == "/dev/hidg0" && keyboard.layout == "fr" && keyboard.missing == .altCode)
-        #expect(keyboard.groupSeparator == .stroke(.letter("g"), [.ctrl, .shift]))
+        #expect(keyboard.groupSeparator == .character("g", [.ctrl, .shift]))
         #expect(config.outputs[1].format.terminator == .tab)
         #expect(config.gpio.beepAfterAcceptance == false)
         #expect(try ConfigFile.parse("decoder:\n  preprocessing: []\n", file: "p.conf").decoder.preprocessing.isEmpty)
