@@ -12,7 +12,8 @@ extension ConfigFile {
             switch try type.string() {
             case "serial": output = try serial(&section)
             case "keyboard": output = try keyboard(&section)
-            default: throw type.error("'\(try type.string())' is not one of serial, keyboard (the socket is always on)")
+            case "hid-pos": output = try hidPOS(&section)
+            default: throw type.error("'\(try type.string())' is not one of serial, keyboard, hid-pos (the socket is always on)")
             }
             try section.finish()
             outputs.append(output)
@@ -63,6 +64,20 @@ extension ConfigFile {
         format.terminator = .cr
         var output = OutputConfig(kind: .keyboard(keyboard), format: format)
         try readFraming(&section, into: &output, keyboard: true)
+        return output
+    }
+
+    private static func hidPOS(_ section: inout Section) throws(ConfigError) -> OutputConfig {
+        guard let device = section.value("device") else {
+            throw section.error("a hid-pos output needs device (the gadget's /dev/hidgN, as kiosk-scanner-gadget start prints it)")
+        }
+        var pos = HIDPOSConfig(device: try absolutePath(device))
+        if let value = section.value("host_control") { pos.hostControl = try value.bool() }
+        // The AIM identifier has its own fields in the report: none in the data, and no terminator.
+        var format = OutputFormat()
+        format.terminator = .none
+        var output = OutputConfig(kind: .hidPOS(pos), format: format)
+        try readFraming(&section, into: &output, keyboard: false)
         return output
     }
 

@@ -31,13 +31,20 @@ public enum Supervisor {
         let state = ScannerState(
             config: config.scanner, device: config.camera.device, feedback: feedback, counters: counters,
             logger: logger, publish: { relay.publish($0) })
+        // A HID POS host's Trigger Report pauses and resumes, as the socket's commands do.
+        let hostRequests = Mutex<CommandExecutor?>(nil)
         let outputs: [any Output] = config.outputs.map { output in
             switch output.kind {
             case .serial(let serial): SerialOutput(output, serial: serial, logger: logger)
             case .keyboard(let keyboard): KeyboardOutput(output, keyboard: keyboard, logger: logger)
+            case .hidPOS(let pos):
+                HIDPOSOutput(output, pos: pos, logger: logger) { request in
+                    _ = hostRequests.withLock { $0 }?.execute(request == .preventRead ? .pause : .resume)
+                }
             }
         }
         let executor = CommandExecutor(state: state, feedback: feedback, outputs: outputs, triggerSeconds: config.scanner.triggerTimeoutSeconds)
+        hostRequests.withLock { $0 = executor }
         let tap = FrameTap()
         let server = SocketServer(config: config.socket, eventLoop: group.next(), counters: counters, target: executor, tap: tap, logger: logger)
         relay.server = server

@@ -5,21 +5,11 @@ import Logging
 import ScannerCore
 import ScannerProtocol
 
-/// Why a keyboard device could not type.
-struct KeyboardError: Error, CustomStringConvertible {
-    enum Kind { case unavailable, stalled, stalledMidRead }
-    let kind: Kind
-    let description: String
-}
-
 /// A virtual keyboard device: where key actions become key presses. Backends: uinput (the board's
 /// own session) and the USB HID gadget (the board as the POS PC's keyboard).
-protocol KeyboardDevice: AnyObject, Sendable {
-    /// Opens (creates) the device and waits until it is usable.
-    func open() throws(KeyboardError)
+protocol KeyboardDevice: OutputDevice {
     /// Types `actions` with `delay` seconds between strokes.
-    func type(_ actions: [KeyAction], delay: Double) throws(KeyboardError)
-    func close()
+    func type(_ actions: [KeyAction], delay: Double) throws(DeviceError)
 }
 
 /// A keyboard wedge: each read typed through a `KeyboardDevice` on the host's layout.
@@ -60,34 +50,7 @@ public final class KeyboardOutput: Output {
     public func stop() { worker.stop() }
 
     private func run() {
-        var open = false
-        // Logged when it changes; the first state is always logged.
-        var lastProblem: String? = "starting"
-        func report(_ problem: String?, state: String = "waiting") {
-            guard problem != lastProblem else { return }
-            if let problem {
-                logger.warning("\(name): \(problem)")
-                worker.setState(state, problem)
-            } else {
-                logger.info("\(name): ready, layout \(config.layout)")
-                worker.setState("ok")
-            }
-            lastProblem = problem
-        }
-        while !worker.isStopped {
-            if !open {
-                do {
-                    try device.open()
-                    open = true
-                    report(nil)
-                } catch {
-                    report(error.description)
-                    _ = worker.peek(timeout: 0)
-                    usleep(500_000)
-                    continue
-                }
-            }
-            guard let (item, bytes) = worker.peek(timeout: 0.25, format: format, logger: logger) else { continue }
+        worker.serve(device: device, format: format, logger: logger, ready: "ready, layout \(config.layout)") { item, bytes, _ throws(DeviceError) in
             let typed = typist.actions(for: bytes)
             if !typed.missing.isEmpty {
                 worker.healthState.withLock { $0.failed["unmapped-character", default: 0] += typed.missing.count }
@@ -95,27 +58,7 @@ public final class KeyboardOutput: Output {
                     "\(name): layout \(config.layout) has no key for \(typed.missing.map { "'\($0)'" }.joined(separator: " ")): left out of read \(item.read.seq)"
                 )
             }
-            do {
-                try device.type(typed.actions, delay: config.keyDelaySeconds)
-                worker.sent()
-                if lastProblem != nil { report(nil) }
-            } catch {
-                switch error.kind {
-                case .stalled:
-                    // Nothing was typed: the read waits (bounded by the queue) for the host to poll again.
-                    report(error.description, state: "error")
-                    usleep(250_000)
-                case .stalledMidRead:
-                    report(error.description, state: "error")
-                    worker.giveUp(reason: "stalled-mid-read")
-                case .unavailable:
-                    device.close()
-                    open = false
-                    report(error.description)
-                }
-            }
+            try device.type(typed.actions, delay: config.keyDelaySeconds)
         }
-        device.close()
-        worker.finished()
     }
 }

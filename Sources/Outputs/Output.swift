@@ -20,6 +20,27 @@ public protocol Output: Sendable {
     func stop()
 }
 
+/// Why an output's device (a virtual keyboard, a HID gadget function) could not take a read.
+struct DeviceError: Error, CustomStringConvertible {
+    enum Kind {
+        /// Missing or gone: closed, reopened later.
+        case unavailable
+        /// Nothing was sent: the read waits.
+        case stalled
+        /// Part of the read was sent: it cannot be sent again whole.
+        case stalledMidRead
+    }
+    let kind: Kind
+    let description: String
+}
+
+/// A device an output sends through, which can be missing or vanish.
+protocol OutputDevice: AnyObject, Sendable {
+    /// Opens (creates) the device and waits until it is usable.
+    func open() throws(DeviceError)
+    func close()
+}
+
 /// The queue and thread behind an output: reads in order, at most `capacity` waiting, each for at
 /// most `maxAge` seconds.
 final class OutputWorker: Sendable {
@@ -63,9 +84,9 @@ final class OutputWorker: Sendable {
 
     /// The oldest read and the bytes `format` makes of it, waiting up to `timeout` seconds. Reads
     /// a formatting rule sends as nothing are taken off on the way, as handled (counted, logged).
-    func peek(timeout: Double, format: OutputFormat, logger: Logger) -> (item: Item, bytes: [UInt8])? {
+    func peek(timeout: Double, format: OutputFormat, logger: Logger) -> (item: Item, bytes: [UInt8], aim: String)? {
         while let item = peek(timeout: timeout) {
-            if let bytes = format.bytes(for: item.read) { return (item, bytes) }
+            if let framed = format.framed(item.read) { return (item, framed.bytes, framed.aim) }
             logger.info("\(healthState.withLock { $0.name }): read \(item.read.seq) sent as nothing by a formatting rule")
             handled(counting: \.filtered)
         }
@@ -139,5 +160,68 @@ final class OutputWorker: Sendable {
     private func updateQueued() {
         let count = queue.withLock { $0.items.count }
         healthState.withLock { $0.queued = count }
+    }
+
+    /// The loop of an output thread with a device: opens `device` (again every half second while
+    /// it is missing, the reads waiting within bounds), hands each read's bytes and AIM identifier
+    /// to `send`, and sorts what goes wrong: nothing sent, the read waits; part sent, it is given
+    /// up; the device gone, it is closed and reopened. `idle` runs at least four times a second.
+    /// Returns once stopped, the device closed.
+    func serve(
+        device: some OutputDevice, format: OutputFormat, logger: Logger, ready: String, idle: () -> Void = {},
+        send: (Item, [UInt8], String) throws(DeviceError) -> Void
+    ) {
+        let name = healthState.withLock { $0.name }
+        var open = false
+        // Logged when it changes; the first state is always logged.
+        var lastProblem: String? = "starting"
+        func report(_ problem: String?, state: String = "waiting") {
+            guard problem != lastProblem else { return }
+            if let problem {
+                logger.warning("\(name): \(problem)")
+                setState(state, problem)
+            } else {
+                logger.info("\(name): \(ready)")
+                setState("ok")
+            }
+            lastProblem = problem
+        }
+        while !isStopped {
+            if !open {
+                do {
+                    try device.open()
+                    open = true
+                    report(nil)
+                } catch {
+                    report(error.description)
+                    _ = peek(timeout: 0)
+                    usleep(500_000)
+                    continue
+                }
+            }
+            idle()
+            guard let (item, bytes, aim) = peek(timeout: 0.25, format: format, logger: logger) else { continue }
+            do {
+                try send(item, bytes, aim)
+                self.sent()
+                if lastProblem != nil { report(nil) }
+            } catch {
+                switch error.kind {
+                case .stalled:
+                    // Nothing was sent: the read waits (bounded by the queue) for the host to poll again.
+                    report(error.description, state: "error")
+                    usleep(250_000)
+                case .stalledMidRead:
+                    report(error.description, state: "error")
+                    giveUp(reason: "stalled-mid-read")
+                case .unavailable:
+                    device.close()
+                    open = false
+                    report(error.description)
+                }
+            }
+        }
+        device.close()
+        finished()
     }
 }

@@ -59,7 +59,7 @@ public final class SerialOutput: Output {
                 }
                 continue
             }
-            guard let (_, bytes) = worker.peek(timeout: 0.25, format: format, logger: logger) else { continue }
+            guard let (_, bytes, _) = worker.peek(timeout: 0.25, format: format, logger: logger) else { continue }
             switch write(bytes, to: open) {
             case .sent:
                 worker.sent()

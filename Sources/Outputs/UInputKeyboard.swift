@@ -15,12 +15,12 @@ final class UInputKeyboard: KeyboardDevice, @unchecked Sendable {
 
     init(path: String) { self.path = path }
 
-    func open() throws(KeyboardError) {
+    func open() throws(DeviceError) {
         do {
             file = try FileDescriptor.open(path, .writeOnly, options: [.nonBlocking, .closeOnExec])
         } catch {
             let reason = "\(error)"
-            throw KeyboardError(kind: .unavailable, description: "cannot open \(path): \(reason) (modprobe uinput; the daemon's user needs the input group)")
+            throw DeviceError(kind: .unavailable, description: "cannot open \(path): \(reason) (modprobe uinput; the daemon's user needs the input group)")
         }
         var setup = uinput_setup()
         setup.id.bustype = KS_BUS_VIRTUAL
@@ -42,7 +42,7 @@ final class UInputKeyboard: KeyboardDevice, @unchecked Sendable {
         for (name, step) in steps where step() < 0 {
             let reason = Errno(rawValue: errno).description
             close()
-            throw KeyboardError(kind: .unavailable, description: "\(path): \(name) failed: \(reason)")
+            throw DeviceError(kind: .unavailable, description: "\(path): \(name) failed: \(reason)")
         }
         waitUntilUsable()
     }
@@ -65,7 +65,7 @@ final class UInputKeyboard: KeyboardDevice, @unchecked Sendable {
         usleep(200_000)
     }
 
-    func type(_ actions: [KeyAction], delay: Double) throws(KeyboardError) {
+    func type(_ actions: [KeyAction], delay: Double) throws(DeviceError) {
         for action in actions {
             switch action {
             case .stroke(let key, let modifiers):
@@ -86,7 +86,7 @@ final class UInputKeyboard: KeyboardDevice, @unchecked Sendable {
     }
 
     /// One EV_KEY event and its SYN_REPORT.
-    private func emit(_ code: UInt16, _ value: Int32) throws(KeyboardError) {
+    private func emit(_ code: UInt16, _ value: Int32) throws(DeviceError) {
         var events = [input_event(), input_event()]
         events[0].type = KS_EV_KEY
         events[0].code = code
@@ -94,14 +94,14 @@ final class UInputKeyboard: KeyboardDevice, @unchecked Sendable {
         events[1].type = KS_EV_SYN
         events[1].code = KS_SYN_REPORT
         let size = MemoryLayout<input_event>.stride * 2
-        guard let file else { throw KeyboardError(kind: .unavailable, description: "\(path) is not open") }
+        guard let file else { throw DeviceError(kind: .unavailable, description: "\(path) is not open") }
         do {
             let written = try events.withUnsafeBytes { try file.write($0) }
-            guard written == size else { throw KeyboardError(kind: .unavailable, description: "\(path): short write of \(written) bytes") }
-        } catch let error as KeyboardError {
+            guard written == size else { throw DeviceError(kind: .unavailable, description: "\(path): short write of \(written) bytes") }
+        } catch let error as DeviceError {
             throw error
         } catch {
-            throw KeyboardError(kind: .unavailable, description: "\(path): write failed: \(error)")
+            throw DeviceError(kind: .unavailable, description: "\(path): write failed: \(error)")
         }
     }
 

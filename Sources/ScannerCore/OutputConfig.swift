@@ -48,11 +48,23 @@ public struct KeyboardConfig: Sendable, Hashable {
     }
 }
 
+/// The board as a USB HID Point of Sale bar code scanner (the gadget's hid-pos function): each
+/// read one or more Scanned Data Reports, with its AIM identifier (`HIDPOS`).
+public struct HIDPOSConfig: Sendable, Hashable {
+    /// The function's `/dev/hidgN`, as `kiosk-scanner-gadget start` prints it.
+    public var device: String
+    /// Whether the host's Trigger Report pauses (Prevent Read) and resumes (Initiate Read) scanning.
+    public var hostControl = true
+
+    public init(device: String) { self.device = device }
+}
+
 /// One output besides the socket, and how it frames reads.
 public struct OutputConfig: Sendable, Hashable {
     public enum Kind: Sendable, Hashable {
         case serial(SerialConfig)
         case keyboard(KeyboardConfig)
+        case hidPOS(HIDPOSConfig)
     }
 
     public var kind: Kind
@@ -71,6 +83,7 @@ public struct OutputConfig: Sendable, Hashable {
         switch kind {
         case .serial(let serial): "serial \(serial.device)"
         case .keyboard(let keyboard): "keyboard \(keyboard.backend.rawValue) \(keyboard.device)"
+        case .hidPOS(let pos): "hid-pos \(pos.device)"
         }
     }
 }

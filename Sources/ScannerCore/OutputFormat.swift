@@ -41,13 +41,17 @@ public struct OutputFormat: Sendable, Hashable {
     public init() {}
 
     /// The bytes of `read` as this output sends them, or nil when a formatting rule sends it as nothing.
-    public func bytes(for read: Read) -> [UInt8]? {
+    public func bytes(for read: Read) -> [UInt8]? { framed(read)?.bytes }
+
+    /// The bytes of `read` as this output sends them, with the AIM identifier of what they hold
+    /// (which the GTIN options may change); nil when a formatting rule sends it as nothing.
+    public func framed(_ read: Read) -> (bytes: [UInt8], aim: String)? {
         guard let formatted = formatting.apply(to: read) else { return nil }
         var data = formatted.bytes
         if case .replace(let replacement) = gs1Separator {
             data = data.flatMap { $0 == 0x1D ? replacement : [$0] }
         }
-        return prefix + (aim ? Array(formatted.aim.utf8) : []) + data + suffix + terminator.bytes
+        return (prefix + (aim ? Array(formatted.aim.utf8) : []) + data + suffix + terminator.bytes, formatted.aim)
     }
 
     /// Parses C-style escapes in config text: `\r \n \t \\ \xHH` and `<GS>`-style names (GS, RS, EOT, ETX, STX, ESC).

@@ -7,7 +7,10 @@ struct KioskScanner: AsyncParsableCommand {
         commandName: "kiosk-scanner",
         abstract: "A barcode scanner daemon for a camera, an LED and a buzzer on a small Linux board.",
         version: KioskScanner.version,
-        subcommands: [Run.self, Scan.self, CheckConfig.self, Listen.self, Status.self, Snapshot.self, Record.self, GPIOTest.self, MQTT.self, Layout.self]
+        subcommands: [
+            Run.self, Scan.self, CheckConfig.self, Listen.self, Status.self, Snapshot.self, Record.self, GPIOTest.self, MQTT.self, Layout.self,
+            HIDPOSListen.self,
+        ]
     )
 
     /// The release, as `--version` and the Debian package give it.

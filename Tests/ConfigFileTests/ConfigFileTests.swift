@@ -88,9 +88,11 @@ import Testing
             ("gpio:\n  torch: { chip: 0, line: 17, active_low: yes }\n", 2, "gpio.torch.active_low", "true or false"),
             ("feedback:\n  good_read: { beep: 9 }\n", 2, "feedback.good_read.beep", "out of range"),
             ("metrics:\n  textfile: /tmp/x.txt\n", 2, "metrics.textfile", ".prom"),
-            ("outputs:\n  - type: printer\n", 2, "outputs[0].type", "serial, keyboard"),
+            ("outputs:\n  - type: printer\n", 2, "outputs[0].type", "serial, keyboard, hid-pos"),
             ("decoder:\n  preprocessing: [sharpen]\n", 2, "decoder.preprocessing[0]", "inverted, second-scale, binarizer"),
             ("outputs:\n  - type: serial\n", 2, "outputs[0]", "needs device"),
+            ("outputs:\n  - type: hid-pos\n", 2, "outputs[0]", "needs device"),
+            ("outputs:\n  - { type: hid-pos, device: /dev/hidg1, host_control: maybe }\n", 2, "outputs[0].host_control", "true or false"),
             ("outputs:\n  - { type: serial, device: /dev/ttyS0, baud: 9601 }\n", 2, "outputs[0].baud", "9600"),
             ("outputs:\n  - { type: serial, device: /dev/ttyS0, parity: mark }\n", 2, "outputs[0].parity", "none, even, odd"),
             ("outputs:\n  - { type: serial, device: ttyS0 }\n", 2, "outputs[0].device", "absolute path"),
@@ -149,6 +151,7 @@ import Testing
                 missing: alt-code
                 gs_key: ctrl+shift+g
                 terminator: tab
+              - { type: hid-pos, device: /dev/hidg1, host_control: false, suffix: "!" }
             feedback:
               beep_after: decoded
             """, file: "o.conf")
@@ -162,6 +165,12 @@ import Testing
         #expect(keyboard.backend == .hidGadget && keyboard.device == "/dev/hidg0" && keyboard.layout == "fr" && keyboard.missing == .altCode)
         #expect(keyboard.groupSeparator == .character("g", [.ctrl, .shift]))
         #expect(config.outputs[1].format.terminator == .tab)
+        guard case .hidPOS(let pos) = config.outputs[2].kind else {
+            Issue.record("\(config.outputs[2])")
+            return
+        }
+        #expect(pos.device == "/dev/hidg1" && !pos.hostControl && config.outputs[2].name == "hid-pos /dev/hidg1")
+        #expect(config.outputs[2].format.terminator == .none && !config.outputs[2].format.aim && config.outputs[2].format.suffix == Array("!".utf8))
         #expect(config.gpio.beepAfterAcceptance == false)
         #expect(try ConfigFile.parse("decoder:\n  preprocessing: []\n", file: "p.conf").decoder.preprocessing.isEmpty)
         #expect(try ConfigFile.parse("decoder:\n  preprocessing: [inverted]\n", file: "p.conf").decoder.preprocessing == [.inverted])

@@ -1,4 +1,6 @@
 import Foundation
+import ImageFiles
+import ScannerCore
 import ScannerTestSupport
 import Testing
 
@@ -125,6 +127,41 @@ import Testing
         _ = daemon.stop()
         // At shutdown the held read is given up: it reached no output.
         #expect(daemon.log.contains("reached no output"))
+    }
+
+    // MARK: USB HID POS
+
+    @Test func hidPOSSendsEachReadWholeWithItsAIMIdentifierAndTheHostPausesAndResumes() throws {
+        let link = directory + "/hidg-pos"
+        let gadget = try PseudoTerminal()
+        try gadget.link(link)
+        let descriptor = try HIDPOSHost.descriptor()
+        let daemon = try start(outputs: "  - { type: hid-pos, device: \(link) }\n")
+        let client = try daemon.connect()
+        #expect(daemon.waitForLog("hid-pos \(link): ready"))
+
+        // A short code, one report; then 150 bytes of every value, three chained reports.
+        try show("KS-POS-7")
+        #expect(client.waitForScan("KS-POS-7").match != nil)
+        let binary = (0..<150).map { UInt8(($0 * 37 + 11) % 256) }
+        let frame = Barcodes.centred(try ImageFile.read(path: Barcodes.qr(bytes: binary, moduleSize: 3)), in: Size(width: 640, height: 480))
+        let path = directory + "/binary-qr.pgm"
+        try Barcodes.pgm(frame).write(to: URL(fileURLWithPath: path))
+        try camera.plug(["background": "200", "frame": path])
+        #expect(client.waitFor { $0["type"] as? String == "scan" && $0["content"] as? String == "binary" }.match != nil)
+        let reports = gadget.read(atLeast: 4 * 64)
+        #expect(
+            try HIDPOSHost.codes(in: reports, descriptor: descriptor) == [
+                "aim=]Q1 hex=\(HIDPOSHost.hex(Array("KS-POS-7".utf8)))", "aim=]Q1 hex=\(HIDPOSHost.hex(binary))",
+            ])
+
+        // The host's Trigger Report: Prevent Read pauses scanning, Initiate Read resumes it.
+        gadget.write(try HIDPOSHost.triggerReport("prevent", descriptor: descriptor))
+        #expect(client.waitFor { $0["type"] as? String == "state" && $0["paused"] as? Bool == true }.match != nil)
+        gadget.write(try HIDPOSHost.triggerReport("initiate", descriptor: descriptor))
+        #expect(client.waitFor { $0["type"] as? String == "state" && $0["paused"] as? Bool == false }.match != nil)
+        #expect(daemon.waitForLog("the host asked to prevent reads (pause)"))
+        gadget.close()
     }
 
     // MARK: USB HID gadget

@@ -1,0 +1,67 @@
+import Logging
+import ScannerCore
+import ScannerProtocol
+
+/// The board as a USB HID Point of Sale bar code scanner (the gadget's hid-pos function): each
+/// read is sent as Scanned Data Reports with its AIM identifier (`HIDPOS`), so that the host gets
+/// it whole whatever its keyboard layout or focused window. The host's Trigger Report pauses and
+/// resumes scanning, through `onRequest`.
+public final class HIDPOSOutput: Output {
+    public let name: String
+    private let config: HIDPOSConfig
+    private let format: OutputFormat
+    private let worker: OutputWorker
+    private let function: HIDGadgetFunction
+    private let onRequest: @Sendable (HIDPOS.HostRequest) -> Void
+    private let logger: Logger
+
+    public init(_ output: OutputConfig, pos: HIDPOSConfig, logger: Logger, onRequest: @escaping @Sendable (HIDPOS.HostRequest) -> Void) {
+        name = output.name
+        config = pos
+        format = output.format
+        worker = OutputWorker(name: output.name, capacity: output.holdCount, maxAge: output.holdSeconds)
+        function = HIDGadgetFunction(path: pos.device, role: "HID POS scanner")
+        self.onRequest = onRequest
+        self.logger = logger
+        OwnThread.start(name: "hid-pos") { [self] in run() }
+    }
+
+    public func send(_ read: Read, done: @escaping @Sendable (Bool) -> Void) { worker.enqueue(read, done: done) }
+    public var health: OutputHealth { worker.healthState.withLock { $0 } }
+    public func stop() { worker.stop() }
+
+    private func run() {
+        worker.serve(device: function, format: format, logger: logger, ready: "ready", idle: takeHostReports) { _, bytes, aim throws(DeviceError) in
+            let reports = HIDPOS.reports(data: bytes, aim: aim)
+            for (index, report) in reports.enumerated() {
+                do throws(DeviceError) {
+                    try function.write(report)
+                } catch  where index > 0 {
+                    throw DeviceError(kind: .stalledMidRead, description: error.description)
+                }
+            }
+        }
+    }
+
+    private func takeHostReports() {
+        for report in function.hostReports() {
+            let requests = HIDPOS.requests(in: report)
+            guard !requests.isEmpty else {
+                logger.debug("\(name): host report \(report.map { String($0, radix: 16) }.joined(separator: " ")) ignored")
+                continue
+            }
+            for request in requests {
+                guard config.hostControl else {
+                    logger.notice("\(name): the host asked to \(request.verb); host_control is off")
+                    continue
+                }
+                logger.info("\(name): the host asked to \(request.verb)")
+                onRequest(request)
+            }
+        }
+    }
+}
+
+extension HIDPOS.HostRequest {
+    var verb: String { self == .preventRead ? "prevent reads (pause)" : "initiate reads (resume)" }
+}
