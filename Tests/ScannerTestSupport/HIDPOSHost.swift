@@ -4,7 +4,7 @@ import Foundation
 /// `systemd/kiosk-scanner-gadget` gives the function, read by hidposread (Tests/Tools/hidposread.c),
 /// a parser written from the HID and HID POS specs rather than from our encoder.
 public enum HIDPOSHost {
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized.path
+    public static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../..").standardized.path
     public static let gadgetScript = repository + "/systemd/kiosk-scanner-gadget"
     public static let hidposread = repository + "/.build/tools/hidposread"
 

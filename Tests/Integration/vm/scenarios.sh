@@ -97,43 +97,57 @@ scenario_vivid_replug() {
 
 # ---- Keyboard wedge and serial: uinput, and the USB gadgets on dummy_hcd ------------------------
 
-wedge_frames() { # a replay directory, small because a debug build under TCG is slow to load it:
-    # a sixth of a second of blank, a frame with KS-Wedge-42, blank again; replay loops it.
-    local dir=/tmp/ks-frames
+wedge_frames() { # wedge_frames [CODE...]: a replay directory, small because a debug build under
+    # TCG is slow to load it: for each code (default: wedge, KS-Wedge-42) a sixth of a second of
+    # blank, then a frame with the code; blank again at the end; replay loops it.
+    local dir=/tmp/ks-frames-${1:-wedge} index=0 code
     mkdir -p "$dir"
-    for n in $(seq -w 1 5); do blank_pgm "$dir/a-$n.pgm"; done
-    "$KS_BIN/feeder" --pgm "$dir/b-code.pgm" 640 480 "$KS_CACHE/codes/wedge.hex"
-    for n in $(seq -w 1 5); do blank_pgm "$dir/c-$n.pgm"; done
+    for code in "${@:-wedge}"; do
+        index=$((index + 1))
+        for n in $(seq -w 1 5); do blank_pgm "$dir/$index-a-$n.pgm"; done
+        "$KS_BIN/feeder" --pgm "$dir/$index-b-code.pgm" 640 480 "$KS_CACHE/codes/$code.hex"
+    done
+    for n in $(seq -w 1 5); do blank_pgm "$dir/z-$n.pgm"; done
     echo "$dir"
 }
 
 # No udev in the guest: nothing loads drivers by modalias, so each scenario loads what it needs.
 # evdev makes /dev/input/event*, hid_generic binds the USB keyboard's interface.
 
-scenario_uinput() {
+scenario_uinput() { # the wedge types for a French (AZERTY) host: keyread reads it back through xkb
     modprobe uinput && modprobe evdev || { fail uinput "modprobe uinput evdev failed"; return; }
-    local frames; frames=$(wedge_frames)
-    "$KS_BIN/keyread" --timeout 60 --until KS-Wedge-42 "kiosk-scanner keyboard" >/tmp/uinput.typed 2>/tmp/uinput.err &
+    local frames; frames=$(wedge_frames layout)
+    local want='Az-4@^q_'
+    "$KS_BIN/keyread" --timeout 60 --layout fr --until "$want" "kiosk-scanner keyboard" >/tmp/uinput.typed 2>/tmp/uinput.err &
     local reader=$!
     start_daemon uinput "camera: { device: \"replay:$frames\" }
 viewport: { square: 0.9 }
 outputs:
-  - { type: keyboard, backend: uinput, device: /dev/uinput, layout: us }" || { fail uinput "the daemon did not start"; return; }
+  - { type: keyboard, backend: uinput, device: /dev/uinput, layout: fr }" || { fail uinput "the daemon did not start"; return; }
     wait "$reader"
     stop_daemon uinput
-    if [ "$(cat /tmp/uinput.typed)" = KS-Wedge-42 ]; then
-        pass uinput
+    if [ "$(cat /tmp/uinput.typed)" = "$want" ]; then
+        pass "uinput (layout fr: $want typed through /dev/uinput, read back through evdev and xkb)"
     else
         fail uinput "typed '$(cat /tmp/uinput.typed)' ($(tr '\n' ' ' </tmp/uinput.err); $(grep -v ' debug ' /run/vmout/uinput.log | grep -i uinput | tail -1 | cut -c1-200))"
     fi
 }
 
-scenario_gadgets() {
+paused() { "$KS_DAEMON" status --json --timeout 30 --socket /tmp/ks-gadget/scan.sock 2>/dev/null | grep -q "\"paused\":$1"; }
+
+scenario_gadgets() { # one composite gadget: keyboard, HID POS scanner and serial port, read back on the host side
+    # (the keyboard and the serial port drop the binary QR code, which only HID POS carries whole)
     modprobe dummy_hcd && modprobe libcomposite && modprobe usb_f_hid && modprobe usb_f_acm \
-        && modprobe usbhid && modprobe hid_generic && modprobe evdev && modprobe cdc_acm || { fail hid-gadget "modules missing"; fail acm-gadget "modules missing"; return; }
-    KS_GADGET_UDC=dummy_udc.0 "$KS_VMDIR/../../../systemd/kiosk-scanner-gadget" start hid acm >/tmp/gadget.log 2>&1 \
-        || { fail hid-gadget "kiosk-scanner-gadget: $(tr '\n' ' ' </tmp/gadget.log)"; fail acm-gadget "no gadget"; return; }
-    wait_for 20 test -c /dev/hidg0 || { fail hid-gadget "no /dev/hidg0"; }
+        && modprobe usbhid && modprobe hid_generic && modprobe evdev && modprobe cdc_acm || {
+        fail hid-gadget "modules missing"; fail hid-pos "modules missing"; fail acm-gadget "modules missing"; return
+    }
+    KS_GADGET_UDC=dummy_udc.0 "$KS_VMDIR/../../../systemd/kiosk-scanner-gadget" start hid hid-pos acm >/tmp/gadget.log 2>&1 \
+        || { fail hid-gadget "kiosk-scanner-gadget: $(tr '\n' ' ' </tmp/gadget.log)"; fail hid-pos "no gadget"; fail acm-gadget "no gadget"; return; }
+    local keyboard pos
+    keyboard=$(sed -n 's/^kiosk-scanner-gadget: hid is //p' /tmp/gadget.log)
+    pos=$(sed -n 's/^kiosk-scanner-gadget: hid-pos is //p' /tmp/gadget.log)
+    wait_for 20 test -c "$keyboard" || { fail hid-gadget "no keyboard hidg ($(tr '\n' ' ' </tmp/gadget.log))"; }
+    wait_for 20 test -c "$pos" || { fail hid-pos "no HID POS hidg ($(tr '\n' ' ' </tmp/gadget.log))"; }
     wait_for 20 test -c /dev/ttyACM0 || { fail acm-gadget "no /dev/ttyACM0 on the host side"; }
     # The host side of the serial line, raw, read before anything is written.
     stty -F /dev/ttyACM0 raw -echo 2>/dev/null
@@ -141,19 +155,36 @@ scenario_gadgets() {
     local serial=$!
     "$KS_BIN/keyread" --timeout 60 --until KS-Wedge-42 "barcode scanner" >/tmp/hid.typed 2>/tmp/hid.err &
     local reader=$!
-    local frames; frames=$(wedge_frames)
+    # The POS host: the hidraw node whose descriptor is a Bar Code Scanner, decoded by that descriptor.
+    "$KS_BIN/hidposread" --timeout 120 --count 1000 >/tmp/hidpos.out 2>/tmp/hidpos.err &
+    local posreader=$!
+    local frames; frames=$(wedge_frames wedge pos)
     start_daemon gadget "camera: { device: \"replay:$frames\" }
 viewport: { square: 0.9 }
 outputs:
-  - { type: keyboard, backend: hid-gadget, device: /dev/hidg0, layout: us }
-  - { type: serial, device: /dev/ttyGS0, baud: 115200 }" || { fail hid-gadget "the daemon did not start"; return; }
+  - { type: keyboard, backend: hid-gadget, device: $keyboard, layout: us, rules: [{ when: { symbology: qr }, do: drop }] }
+  - { type: hid-pos, device: $pos }
+  - { type: serial, device: /dev/ttyGS0, baud: 115200, rules: [{ when: { symbology: qr }, do: drop }] }" || { fail hid-gadget "the daemon did not start"; fail hid-pos "the daemon did not start"; return; }
     wait "$reader"
     wait "$serial"
+    local short="aim=]C0 hex=$(printf KS-Wedge-42 | od -An -tx1 | tr -d ' \n')"
+    wait_for 90 grep -qxF "$short" /tmp/hidpos.out && wait_for 60 grep -qxF "$(cat "$KS_CACHE/codes/pos.expected")" /tmp/hidpos.out
+    local heard=$?
+    # The host's Trigger Report: Prevent Read pauses the scanner, Initiate Read resumes it.
+    local control=ok
+    "$KS_BIN/hidposread" --timeout 10 --send prevent 2>>/tmp/hidpos.err && wait_for 30 paused true || control="Prevent Read did not pause"
+    "$KS_BIN/hidposread" --timeout 10 --send initiate 2>>/tmp/hidpos.err && wait_for 30 paused false || control="$control; Initiate Read did not resume"
+    kill "$posreader" 2>/dev/null; wait "$posreader" 2>/dev/null
     stop_daemon gadget
     if [ "$(cat /tmp/hid.typed)" = KS-Wedge-42 ]; then
-        pass "hid-gadget (dummy_hcd: typed through /dev/hidg0, read back from the host's usbhid keyboard)"
+        pass "hid-gadget (dummy_hcd: typed through $keyboard, read back from the host's usbhid keyboard)"
     else
         fail hid-gadget "typed '$(cat /tmp/hid.typed)' ($(tr '\n' ' ' </tmp/hid.err); $(grep -v ' debug ' /run/vmout/gadget.log | grep -i hidg | tail -1 | cut -c1-200))"
+    fi
+    if [ "$heard" -eq 0 ] && [ "$control" = ok ]; then
+        pass "hid-pos (dummy_hcd: KS-Wedge-42 in one report and 120 binary bytes in three, AIM identifiers and bytes decoded from /dev/hidraw by its descriptor; Prevent and Initiate Read paused and resumed)"
+    else
+        fail hid-pos "heard $(wc -l </tmp/hidpos.out) codes ($(head -c 300 /tmp/hidpos.out | tr '\n' ' ')); $control; $(tr '\n' ' ' </tmp/hidpos.err | cut -c1-300)"
     fi
     if [ "$(cat /tmp/acm.out)" = "$(printf 'KS-Wedge-42\r\n')" ]; then
         pass "acm-gadget (written to /dev/ttyGS0, read from /dev/ttyACM0)"
@@ -172,7 +203,7 @@ run_scenarios() {
             vivid-replug) scenario_vivid_replug ;;
             uinput) scenario_uinput ;;
             hid-gadget) scenario_gadgets ;;
-            acm-gadget) ;;  # with hid-gadget: one gadget carries both functions
+            hid-pos | acm-gadget) ;;  # with hid-gadget: one composite gadget carries all three functions
             gpio-sim) scenario_gpio_sim ;;
             *) fail "$scenario" "no such scenario" ;;
         esac
