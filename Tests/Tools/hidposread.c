@@ -3,7 +3,7 @@
 // short items, main/global/local state) to find where the usages of the Bar Code Scanner page
 // (HID POS Usage Tables 1.02, section 3: 0x8C) sit, then decodes reports by those positions.
 //
-//   hidposread [--timeout SEC] [--count N] [--send prevent|initiate] [DEVICE]
+//   hidposread [--timeout SEC] [--count N] [--stamp] [--send prevent|initiate] [DEVICE]
 //       DEVICE is a /dev/hidrawN; without it, the first hidraw whose application collection is
 //       Bar Code Scanner (0x8C:0x02), waited for up to the timeout. With --send, writes that
 //       Trigger Report (Prevent Read of Barcodes 0x8C:0x5F / Initiate Barcode Read 0x8C:0x60) and
@@ -13,7 +13,8 @@
 //       output report as hex instead of writing it.
 //
 // A code is printed as one line `aim=<3 identifier bytes> hex=<data as hex>`, after joining the
-// reports chained with Decode Data Continued. `layout:` lines on stderr say where the fields are.
+// reports chained with Decode Data Continued; --stamp puts `t=SECONDS ` (CLOCK_REALTIME when the
+// last report was read) first. `layout:` lines on stderr say where the fields are.
 // Exit 0 when N codes were read (or the report was sent), 1 at the timeout, 2 on bad input.
 #define _GNU_SOURCE
 #include <errno.h>
@@ -32,7 +33,7 @@ enum { POS_PAGE = 0x8C, DESKTOP_PAGE = 0x01 };
 
 struct field { int direction, report_id, bit, size; unsigned page, usage; };
 static struct field fields[1024];
-static int field_count, has_report_ids, is_scanner;
+static int field_count, has_report_ids, is_scanner, stamp;
 
 static unsigned item_value(const unsigned char *data, int size) {
     unsigned value = 0;
@@ -120,6 +121,11 @@ static int take(const unsigned char *report, int length) {
         code[code_length++] = (unsigned char)get(report, length, f);
     }
     if (more && get(report, length, more)) return 0;
+    if (stamp) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        printf("t=%ld.%06ld ", (long)ts.tv_sec, ts.tv_nsec / 1000);
+    }
     printf("aim=");
     for (int i = 0; i < 3; i++) {
         const struct field *f = find(0, POS_PAGE, 0xFB + i, 0);
@@ -192,6 +198,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(argv[i], "--count") && i + 1 < argc) want = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--descriptor") && i + 1 < argc) descriptor = argv[++i];
         else if (!strcmp(argv[i], "--send") && i + 1 < argc) send = argv[++i];
+        else if (!strcmp(argv[i], "--stamp")) stamp = 1;
         else if (argv[i][0] != '-' && !device) device = argv[i];
         else { fprintf(stderr, "usage: hidposread [--timeout SEC] [--count N] [--send prevent|initiate] [DEVICE | --descriptor FILE]\n"); return 2; }
     }

@@ -1,13 +1,15 @@
 // keyread: finds the evdev device whose name contains NAME (waiting for it to appear), and prints
 // its key events as text.
 //
-//   keyread [--timeout SEC] [--until TEXT] [--keys] [--layout LAYOUT] NAME
+//   keyread [--timeout SEC] [--until TEXT [--count N] [--stamp]] [--keys] [--layout LAYOUT] NAME
 //
 // Default output is the typed text (US layout, shift honoured), flushed per key. With --layout
 // (an xkeyboard-config layout such as fr or ch(fr)) the text is what a Linux desktop with that
 // layout types: the key events go through libxkbcommon and the en_US.UTF-8 compose table. With --keys it is
 // one line per key event instead: `press KEY_A` / `release KEY_A`. When the device is open it says
-// `keyread: reading /dev/input/eventN (NAME)` on stderr. Exit 0 when --until TEXT appeared in the
+// `keyread: reading /dev/input/eventN (NAME)` on stderr. With --count, TEXT must appear N times
+// (the text is cleared after each); --stamp then prints, instead of the text, one line
+// `t=SECONDS` per appearance: the kernel's (CLOCK_REALTIME) time of the key event that completed it. Exit 0 when --until TEXT appeared in the
 // output (or at the timeout when no --until was given), 1 at the timeout otherwise, 3 when the
 // device went away, 2 on usage errors.
 #define _GNU_SOURCE
@@ -88,11 +90,13 @@ static int find(const char *want, char *path, size_t pathlen, char *name, size_t
 int main(int argc, char **argv) {
     double timeout = 10;
     const char *until = NULL, *want = NULL, *layout = NULL;
-    int keys = 0;
+    int keys = 0, count = 1, stamp = 0, seen = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--timeout") && i + 1 < argc) timeout = atof(argv[++i]);
         else if (!strcmp(argv[i], "--until") && i + 1 < argc) until = argv[++i];
         else if (!strcmp(argv[i], "--keys")) keys = 1;
+        else if (!strcmp(argv[i], "--count") && i + 1 < argc) count = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--stamp")) stamp = 1;
         else if (!strcmp(argv[i], "--layout") && i + 1 < argc) layout = argv[++i];
         else if (argv[i][0] != '-' && !want) want = argv[i];
         else { fprintf(stderr, "usage: keyread [--timeout SEC] [--until TEXT] [--keys] [--layout LAYOUT] NAME\n"); return 2; }
@@ -135,7 +139,7 @@ int main(int argc, char **argv) {
                 if (m > 0 && len + m < sizeof text) len += m;
             } else if (layout) {
                 const char *typed = xkb_text(ev[i].code, ev[i].value);
-                fputs(typed, stdout);
+                if (!stamp) fputs(typed, stdout);
                 size_t n = strlen(typed);
                 if (len + n < sizeof text) { memcpy(text + len, typed, n + 1); len += n; }
             } else {
@@ -143,11 +147,17 @@ int main(int argc, char **argv) {
                 if (ev[i].value != 1 || !k) continue;
                 char c = shift ? k->shifted : k->plain;
                 if (!c) continue;
-                putchar(c);
+                if (!stamp) putchar(c);
                 if (len + 1 < sizeof text) { text[len++] = c; text[len] = 0; }
             }
+            if (until && strstr(text, until)) {
+                if (stamp) printf("t=%ld.%06ld\n", (long)ev[i].input_event_sec, (long)ev[i].input_event_usec);
+                fflush(stdout);
+                if (++seen >= count) return 0;
+                len = 0;
+                text[0] = 0;
+            }
             fflush(stdout);
-            if (until && strstr(text, until)) return 0;
         }
     }
     return until ? 1 : 0;

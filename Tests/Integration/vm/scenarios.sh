@@ -194,6 +194,59 @@ outputs:
     "$KS_VMDIR/../../../systemd/kiosk-scanner-gadget" stop >/dev/null 2>&1
 }
 
+# ---- Benchmark (not in the default list): a 40-character code through the keyboard wedge and HID POS --
+
+# The time from each read (its socket event) to the host having the whole code, on each path: the
+# keyboard's last key event (kernel time) and the HID POS code's last report. Each read is typed
+# out before the next. Prints the medians of 8 reads.
+scenario_hid_bench() {
+    local code=KS-BENCH-0123456789-ABCDEFGHIJKLMNOPQRST reads=8
+    modprobe dummy_hcd && modprobe libcomposite && modprobe usb_f_hid && modprobe usbhid && modprobe hid_generic && modprobe evdev \
+        || { fail hid-bench "modules missing"; return; }
+    KS_GADGET_UDC=dummy_udc.0 "$KS_VMDIR/../../../systemd/kiosk-scanner-gadget" start hid hid-pos >/tmp/gadget.log 2>&1 \
+        || { fail hid-bench "kiosk-scanner-gadget: $(tr '\n' ' ' </tmp/gadget.log)"; return; }
+    local keyboard pos dir=/tmp/ks-bench-frames
+    keyboard=$(sed -n 's/^kiosk-scanner-gadget: hid is //p' /tmp/gadget.log)
+    pos=$(sed -n 's/^kiosk-scanner-gadget: hid-pos is //p' /tmp/gadget.log)
+    mkdir -p "$dir"
+    # Half a second of the code (a slow build skips frames), then 2.5 s of blank.
+    "$KS_BIN/feeder" --pgm "$dir/a-00.pgm" 640 480 "$KS_CACHE/codes/bench.hex"
+    for n in $(seq -w 1 14); do cp "$dir/a-00.pgm" "$dir/a-$n.pgm"; done
+    for n in $(seq -w 1 75); do blank_pgm "$dir/b-$n.pgm"; done
+    "$KS_BIN/keyread" --timeout 300 --until "$code" --count "$reads" --stamp "barcode scanner" >/tmp/bench.kbd 2>/tmp/bench.kbd.err &
+    local kbd=$!
+    "$KS_BIN/hidposread" --timeout 300 --count "$reads" --stamp >/tmp/bench.pos 2>/tmp/bench.pos.err &
+    local hid=$!
+    start_daemon bench "camera: { device: \"replay:$dir\", fps: 30 }
+viewport: { square: 0.9 }
+outputs:
+  - { type: keyboard, backend: hid-gadget, device: $keyboard, layout: us, hold_count: 100 }
+  - { type: hid-pos, device: $pos, hold_count: 100 }" || { fail hid-bench "the daemon did not start"; return; }
+    "$KS_DAEMON" listen --json --count "$reads" --socket /tmp/ks-bench/scan.sock >/tmp/bench.reads 2>/dev/null &
+    local listener=$!
+    wait "$kbd"; wait "$hid"; kill "$listener" 2>/dev/null
+    stop_daemon bench
+    "$KS_VMDIR/../../../systemd/kiosk-scanner-gadget" stop >/dev/null 2>&1
+    # The reads' times, then each path's completion times, in order; the first read is left out (warm-up).
+    grep -o '"time":"[^"]*"' /tmp/bench.reads | cut -d'"' -f4 | while read -r t; do date -d "$t" +%s.%N; done >/tmp/bench.t0
+    cut -d= -f2 /tmp/bench.kbd >/tmp/bench.t1
+    sed 's/^t=\([0-9.]*\) .*/\1/' /tmp/bench.pos >/tmp/bench.t2
+    local n; n=$(wc -l </tmp/bench.t0)
+    if [ "$n" -lt "$reads" ] || [ "$(wc -l </tmp/bench.t1)" -lt "$reads" ] || [ "$(wc -l </tmp/bench.t2)" -lt "$reads" ]; then
+        fail hid-bench "reads $n, keyboard $(wc -l </tmp/bench.t1), hid-pos $(wc -l </tmp/bench.t2) of $reads ($(tr '\n' ' ' </tmp/bench.kbd.err /tmp/bench.pos.err | cut -c1-200))"
+        return
+    fi
+    local figures
+    figures=$(paste /tmp/bench.t0 /tmp/bench.t1 /tmp/bench.t2 | tail -n +2 | awk -v chars=${#code} '
+        { k[NR] = ($2 - $1) * 1000; p[NR] = ($3 - $1) * 1000 }
+        function median(a, n,   i, j, t) { for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+            return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
+        END { mk = median(k, NR); mp = median(p, NR)
+            printf "keyboard wedge %.0f ms, %.0f chars/s; hid-pos %.1f ms, %.0f chars/s; hid-pos/keyboard %.1f (median of %d reads of %d characters)",
+                mk, chars * 1000 / mk, mp, chars * 1000 / mp, mk / mp, NR, chars }')
+    pass "hid-bench ($figures)"
+}
+
 # scenario_gpio_sim is in scenario-gpio.sh.
 
 run_scenarios() {
@@ -205,6 +258,7 @@ run_scenarios() {
             hid-gadget) scenario_gadgets ;;
             hid-pos | acm-gadget) ;;  # with hid-gadget: one composite gadget carries all three functions
             gpio-sim) scenario_gpio_sim ;;
+            hid-bench) scenario_hid_bench ;;
             *) fail "$scenario" "no such scenario" ;;
         esac
     done
