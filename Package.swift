@@ -33,7 +33,9 @@ let package = Package(
         // The MQTT bridge's client library (the bridge is a program of its own: the daemon links no network code).
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // Keyboard layouts: xkeyboard-config compiled by libxkbcommon, dead keys through its compose tables.
-        .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
+        // No pkgConfig: its -L/usr/lib/... would come first on the link line and hide the libgpiod 2
+        // build that scripts/test links against (the headers and library are in the default paths).
+        .systemLibrary(name: "CXKBCommon", providers: [.apt(["libxkbcommon-dev"])]),
         // glibc's malloc_trim (no library: libc).
         .systemLibrary(name: "CMalloc"),
 
