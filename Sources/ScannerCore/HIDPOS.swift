@@ -59,6 +59,36 @@ public enum HIDPOS {
         [triggerReportID, request == .preventRead ? 0x02 : 0x04]
     }
 
+    /// Whether a report descriptor has a Bar Code Scanner application collection (Usage Page 0x8C,
+    /// Usage 0x02, Collection (Application)) among its top-level collections. Walks the short
+    /// items of HID 1.11, 6.2.2.2 (the prefix byte: size in bits 0-1, type in 2-3, tag in 4-7).
+    public static func isBarCodeScanner(descriptor: [UInt8]) -> Bool {
+        var page: UInt32 = 0
+        var usage: UInt32?
+        var at = 0
+        while at < descriptor.count {
+            let prefix = descriptor[at]
+            if prefix == 0xFE {  // a long item: its data size is the next byte
+                at += 3 + (at + 1 < descriptor.count ? Int(descriptor[at + 1]) : 0)
+                continue
+            }
+            let size = [0, 1, 2, 4][Int(prefix & 3)]
+            guard at + 1 + size <= descriptor.count else { return false }
+            let value = descriptor[(at + 1)..<(at + 1 + size)].reversed().reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+            switch (prefix >> 2 & 3, prefix >> 4) {
+            case (1, 0): page = value  // Usage Page
+            case (2, 0): usage = size == 4 ? value : page << 16 | value  // Usage
+            case (0, 0xA):  // Collection
+                if value == 1 && usage == 0x8C << 16 | 0x02 { return true }
+                usage = nil
+            case (0, _): usage = nil  // other main items end the local state
+            default: break
+            }
+            at += 1 + size
+        }
+        return false
+    }
+
     /// Joins scanned data reports (as a host reads them, report ID first) back into codes.
     public struct Assembler: Sendable {
         private var data: [UInt8] = []

@@ -97,13 +97,12 @@ struct HIDPOSListen: ParsableCommand {
         return text.split(separator: "\u{1D}", omittingEmptySubsequences: false).joined(separator: "<GS>")
     }
 
-    /// The first hidraw node whose report descriptor opens a Bar Code Scanner application
-    /// collection (Usage Page 0x8C, Usage 0x02, Collection Application).
+    /// The first hidraw node whose report descriptor has a Bar Code Scanner application collection.
     static func firstScanner() -> String? {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: "/sys/class/hidraw"))?.sorted() ?? []
         return names.first { name in
             guard let descriptor = FileManager.default.contents(atPath: "/sys/class/hidraw/\(name)/device/report_descriptor") else { return false }
-            return Array(descriptor.prefix(6)) == [0x05, 0x8C, 0x09, 0x02, 0xA1, 0x01]
+            return HIDPOS.isBarCodeScanner(descriptor: Array(descriptor))
         }.map { "/dev/\($0)" }
     }
 }

@@ -35,6 +35,20 @@ import Testing
         }
     }
 
+    @Test func aScannerIsFoundByItsApplicationCollectionNotByItsFirstBytes() throws {
+        let (gadget, result) = try HIDPOSHost.gadget(["hid", "hid-pos"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let pos = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "\(gadget)/functions/hid.pos/report_desc")))
+        let keyboard = [UInt8](try Data(contentsOf: URL(fileURLWithPath: "\(gadget)/functions/hid.usb0/report_desc")))
+        #expect(HIDPOS.isBarCodeScanner(descriptor: pos))
+        #expect(!HIDPOS.isBarCodeScanner(descriptor: keyboard))
+        // A composite device: a keyboard collection first, the scanner second.
+        #expect(HIDPOS.isBarCodeScanner(descriptor: keyboard + pos))
+        // Usage 0x02 on another page is not a scanner; a truncated descriptor is none.
+        #expect(!HIDPOS.isBarCodeScanner(descriptor: [0x05, 0x01, 0x09, 0x02, 0xA1, 0x01, 0xC0]))
+        #expect(!HIDPOS.isBarCodeScanner(descriptor: Array(pos.prefix(3))))
+    }
+
     @Test func ourAssemblerJoinsChainedReportsAndSkipsOthers() {
         var assembler = HIDPOS.Assembler()
         let data = (0..<130).map { UInt8($0) }
