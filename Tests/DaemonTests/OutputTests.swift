@@ -197,12 +197,19 @@ import Testing
         gadget.close()
     }
 
-    @Test func aStalledHostGivesABoundedQueueAndAnErrorStateWithoutHanging() throws {
-        let link = directory + "/hidg-stalled"
+    /// The two outputs on a HID gadget function.
+    enum GadgetOutput: String, CaseIterable { case keyboard, hidPOS }
+
+    @Test(arguments: GadgetOutput.allCases)
+    func aStalledHostGivesABoundedQueueAndAnErrorStateWithoutHanging(output kind: GadgetOutput) throws {
+        let link = directory + "/hidg-stalled-\(kind)"
         let gadget = try PseudoTerminal()
         try gadget.link(link)
         gadget.stall()
-        let daemon = try start(outputs: "  - { type: keyboard, backend: hid-gadget, device: \(link), hold_count: 2, key_delay: 0 }\n")
+        let daemon = try start(
+            outputs: kind == .keyboard
+                ? "  - { type: keyboard, backend: hid-gadget, device: \(link), hold_count: 2, key_delay: 0 }\n"
+                : "  - { type: hid-pos, device: \(link), hold_count: 2 }\n")
         let client = try daemon.connect()
         for index in 1...5 {
             try show("stalled \(index)")
@@ -219,12 +226,17 @@ import Testing
         #expect((output["detail"] as? String)?.contains("not polling") == true, "\(output)")
         #expect((output["failed"] as? [String: Int])?["queue-full"] == 3, "5 reads, 2 held: \(output)")
         #expect(output["queued"] as? Int == 2)
-        // The host polls again: the held reads are typed, in order.
+        // The host polls again: the held reads arrive, in order.
         gadget.drain()
-        var typed: [UInt8] = []
-        let wanted = 2 * ("stalled 4".count + 1) * 16
-        typed += gadget.read(atLeast: wanted)
-        #expect(typed.count == wanted, "the two held reads, each key a report and a release")
+        switch kind {
+        case .keyboard:
+            let wanted = 2 * ("stalled 4".count + 1) * 16
+            #expect(gadget.read(atLeast: wanted).count == wanted, "the two held reads, each key a report and a release")
+        case .hidPOS:
+            let reports = gadget.read(atLeast: 2 * 64)
+            let codes = try HIDPOSHost.codes(in: reports, descriptor: try HIDPOSHost.descriptor())
+            #expect(codes == ["stalled 4", "stalled 5"].map { "aim=]Q1 hex=\(HIDPOSHost.hex(Array($0.utf8)))" }, "one report each")
+        }
         gadget.close()
     }
 
