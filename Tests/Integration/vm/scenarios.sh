@@ -194,6 +194,62 @@ outputs:
     "$KS_VMDIR/../../../systemd/kiosk-scanner-gadget" stop >/dev/null 2>&1
 }
 
+# ---- A USB webcam: the UVC gadget on dummy_hcd, read through the guest's own uvcvideo ------------
+
+uvc_up() { # uvc_up CODE: the camera (build-uvc-bulk's usb_f_uvc, configfs, uvcfeeder streaming CODE)
+    local g=/sys/kernel/config/usb_gadget/ks-uvc f=/sys/kernel/config/usb_gadget/ks-uvc/functions/uvc.0 size=480p
+    modprobe dummy_hcd && modprobe libcomposite && modprobe usb_f_uvc && rmmod usb_f_uvc \
+        && insmod "$KS_CACHE/uvc-bulk/usb_f_uvc.ko" && modprobe uvcvideo || return 1
+    echo -1 >/sys/module/usbcore/parameters/autosuspend
+    mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
+    mkdir -p "$g/strings/0x409" "$g/configs/c.1" "$f/control/header/h" "$f/streaming/header/h" || return 1
+    echo 0x1d6b >"$g/idVendor"; echo 0x0102 >"$g/idProduct"; echo "ks-uvc camera" >"$g/strings/0x409/product"
+    ln -s "$f/control/header/h" "$f/control/class/fs/h"
+    ln -s "$f/control/header/h" "$f/control/class/ss/h"
+    local kind
+    for kind in uncompressed/u mjpeg/m; do
+        mkdir -p "$f/streaming/$kind/$size"
+        echo 640 >"$f/streaming/$kind/$size/wWidth"; echo 480 >"$f/streaming/$kind/$size/wHeight"
+        echo 333333 >"$f/streaming/$kind/$size/dwDefaultFrameInterval"; echo 333333 >"$f/streaming/$kind/$size/dwFrameInterval"
+        echo 614400 >"$f/streaming/$kind/$size/dwMaxVideoFrameBufferSize"
+        ln -s "$f/streaming/$kind" "$f/streaming/header/h/"
+    done
+    for speed in fs hs ss; do ln -s "$f/streaming/header/h" "$f/streaming/class/$speed/h"; done
+    echo 512 >"$f/streaming_maxpacket"
+    ln -s "$f" "$g/configs/c.1/"
+    echo dummy_udc.0 >"$g/UDC" || return 1
+    # The gadget's own output node (named after the UDC) is the feeder's; uvcvideo's is the camera.
+    local node gadget_node=
+    for node in /sys/class/video4linux/video*; do [ "$(cat "$node/name")" = dummy_udc ] && gadget_node=/dev/${node##*/}; done
+    [ -n "$gadget_node" ] || return 1
+    "$KS_BIN/uvcfeeder" "$gadget_node" "$KS_CACHE/codes/$1.hex" >>/tmp/uvcfeeder.log 2>&1 &
+    echo $! >/tmp/uvcfeeder.pid
+    wait_for 30 uvc_node >/dev/null
+}
+uvc_node() { # the uvcvideo capture node (index 0 of the uvcvideo device)
+    local node
+    for node in /sys/class/video4linux/video*; do
+        case $(readlink -f "$node/device/driver") in */uvcvideo) [ "$(cat "$node/index")" = 0 ] && { echo "/dev/${node##*/}"; return 0; } ;; esac
+    done
+    return 1
+}
+
+scenario_uvc_capture() {
+    uvc_up wedge || { fail uvc-capture "the UVC gadget camera did not come up: $(tail -3 /tmp/uvcfeeder.log 2>/dev/null | tr '\n' ' ')"; return; }
+    local node; node=$(uvc_node)
+    local env=()
+    [ "$KS_BREAK_STREAMON" = 1 ] && env=(LD_PRELOAD="$KS_BIN/streamon-noop.so")
+    start_daemon uvc "camera: { device: $node, width: 640, height: 480, fps: 30 }
+viewport: { square: 0.9 }" "${env[@]}" || { fail uvc-capture "the daemon did not open its socket"; return; }
+    "$KS_DAEMON" listen --socket /tmp/ks-uvc/scan.sock >/tmp/ks-uvc/listen.out 2>/dev/null &
+    if wait_for 90 grep -q ":KS-Wedge-42\$" /tmp/ks-uvc/listen.out; then
+        pass "uvc-capture (a USB webcam: the UVC gadget on dummy_hcd, bulk, YUYV 640x480, read by the daemon from uvcvideo's $node)"
+    else
+        fail uvc-capture "KS-Wedge-42 never came out (camera $(camera_state uvc); $(tail -2 /tmp/uvcfeeder.log | tr '\n' ' '); $(grep -v ' debug ' /run/vmout/uvc.log | tail -2 | cut -c1-200 | tr '\n' ' '))"
+    fi
+    stop_daemon uvc
+}
+
 # ---- Benchmark (not in the default list): a 40-character code through the keyboard wedge and HID POS --
 
 # The time from each read (its socket event) to the host having the whole code, on each path: the
@@ -259,6 +315,7 @@ run_scenarios() {
             hid-pos | acm-gadget) ;;  # with hid-gadget: one composite gadget carries all three functions
             gpio-sim) scenario_gpio_sim ;;
             hid-bench) scenario_hid_bench ;;
+            uvc-capture) scenario_uvc_capture ;;
             *) fail "$scenario" "no such scenario" ;;
         esac
     done
