@@ -219,11 +219,7 @@ uvc_up() { # uvc_up CODE: the camera (build-uvc-bulk's usb_f_uvc, configfs, uvcf
     ln -s "$f" "$g/configs/c.1/"
     echo dummy_udc.0 >"$g/UDC" || return 1
     # The gadget's own output node (named after the UDC) is the feeder's; uvcvideo's is the camera.
-    local node gadget_node=
-    for node in /sys/class/video4linux/video*; do [ "$(cat "$node/name")" = dummy_udc ] && gadget_node=/dev/${node##*/}; done
-    [ -n "$gadget_node" ] || return 1
-    "$KS_BIN/uvcfeeder" "$gadget_node" "$KS_CACHE/codes/$1.hex" >>/tmp/uvcfeeder.log 2>&1 &
-    echo $! >/tmp/uvcfeeder.pid
+    uvc_feed "$1" || return 1
     wait_for 30 uvc_node >/dev/null
 }
 uvc_node() { # the uvcvideo capture node (index 0 of the uvcvideo device)
@@ -247,6 +243,38 @@ viewport: { square: 0.9 }" "${env[@]}" || { fail uvc-capture "the daemon did not
     else
         fail uvc-capture "KS-Wedge-42 never came out (camera $(camera_state uvc); $(tail -2 /tmp/uvcfeeder.log | tr '\n' ' '); $(grep -v ' debug ' /run/vmout/uvc.log | tail -2 | cut -c1-200 | tr '\n' ' '))"
     fi
+}
+
+uvc_feed() { # uvc_feed CODE: uvcfeeder on the gadget's node (found again after each bind)
+    local node gadget_node=
+    for node in /sys/class/video4linux/video*; do [ "$(cat "$node/name")" = dummy_udc ] && gadget_node=/dev/${node##*/}; done
+    [ -n "$gadget_node" ] || return 1
+    "$KS_BIN/uvcfeeder" "$gadget_node" "$KS_CACHE/codes/$1.hex" >>/tmp/uvcfeeder.log 2>&1 &
+    echo $! >/tmp/uvcfeeder.pid
+}
+uvc_unfeed() { kill "$(cat /tmp/uvcfeeder.pid 2>/dev/null)" 2>/dev/null; wait "$(cat /tmp/uvcfeeder.pid 2>/dev/null)" 2>/dev/null; true; }
+uvc_heard() { grep -q ":$1\$" /tmp/ks-uvc/listen.out 2>/dev/null; }
+
+scenario_uvc_replug() { # real USB disconnects: the gadget's UDC unbound and bound again, a new code each time
+    [ -S /tmp/ks-uvc/scan.sock ] || { fail uvc-replug "no daemon (uvc-capture did not run)"; return; }
+    local udc=/sys/kernel/config/usb_gadget/ks-uvc/UDC cycle code
+    for cycle in $(seq 1 "$KS_CYCLES"); do
+        code=$(printf 'VM-%03d' "$cycle")
+        uvc_unfeed
+        echo "" >"$udc" || { fail uvc-replug "cycle $cycle: unbind failed"; return; }
+        wait_for 30 logged uvc "] camera interrupted: " "$cycle" \
+            || { fail uvc-replug "cycle $cycle: the daemon did not notice the unplug"; return; }
+        echo dummy_udc.0 >"$udc" || { fail uvc-replug "cycle $cycle: bind failed"; return; }
+        uvc_feed "$code" || { fail uvc-replug "cycle $cycle: no gadget node after the bind"; return; }
+        wait_for 60 uvc_heard "$code" \
+            || { fail uvc-replug "cycle $cycle: $code never came out (camera $(camera_state uvc); $(tail -1 /tmp/uvcfeeder.log))"; return; }
+        echo "vm-guest: uvc replug cycle $cycle: $code delivered" >/dev/console
+    done
+    local reconnects interrupted
+    reconnects=$("$KS_DAEMON" status --json --timeout 30 --socket /tmp/ks-uvc/scan.sock | grep -o '"reconnects":[0-9]*' | cut -d: -f2)
+    interrupted=$(grep -cF "] camera interrupted: " /run/vmout/uvc.log)
+    pass "uvc-replug-$KS_CYCLES ($KS_CYCLES USB disconnects of the UVC camera (UDC unbound and bound), every new code delivered, $interrupted 'interrupted' states logged, $reconnects reconnects counted)"
+    uvc_unfeed
     stop_daemon uvc
 }
 
@@ -316,6 +344,7 @@ run_scenarios() {
             gpio-sim) scenario_gpio_sim ;;
             hid-bench) scenario_hid_bench ;;
             uvc-capture) scenario_uvc_capture ;;
+            uvc-replug) scenario_uvc_replug ;;
             *) fail "$scenario" "no such scenario" ;;
         esac
     done
