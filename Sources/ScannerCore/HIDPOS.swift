@@ -1,8 +1,10 @@
 /// The board as a USB HID Point of Sale bar code scanner: the reports, as the HID Point of Sale
-/// Usage Tables 1.02 define them for a bar code scanner (section 3, "Usage Page Bar Code Scanner
-/// (0x8C)": 3.1 application usages and 3.2 report usages, p. 10; the same page is section 32 of the
-/// HID Usage Tables 1.6), laid out byte for byte as Honeywell's and Microsoft's hidscanner.dll
-/// expect them (the descriptor is in systemd/kiosk-scanner-gadget). Pure: bytes in, bytes out.
+/// Usage Tables 1.02 (5 March 2001) define them for a bar code scanner: section 3, "Usage Page Bar
+/// Code Scanner (0x8C)", whose usage table opens the section (p. 4), with 3.1 Application Usages
+/// and 3.2 Report Usages on p. 10, 3.4 General Decoder Usages on p. 13 and 3.6 Laser/Motor
+/// Control Usages on pp. 13-14. The same page is section 32 of the HID Usage Tables 1.6. Laid out byte for byte as Honeywell's scanners send
+/// them, which Windows' hidscanner.dll reads (the descriptor is in systemd/kiosk-scanner-gadget).
+/// Pure: bytes in, bytes out.
 public enum HIDPOS {
     /// Input report 2, Scanned Data Report (0x8C:0x12), 64 bytes with its ID:
     /// 0 report ID; 1 Byte Count (Generic Desktop 0x3B), the data bytes in this report;
