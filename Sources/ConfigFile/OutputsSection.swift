@@ -54,7 +54,7 @@ extension ConfigFile {
         if let value = section.value("missing") { keyboard.missing = try value.choice(Typist.Missing.self) }
         if let value = section.value("gs_key") {
             keyboard.groupSeparator = try keyChord(value)
-            if case .character(let character, _)? = keyboard.groupSeparator, layout.actions(for: character)?.count != 1 {
+            if case .character(let character, _)? = keyboard.groupSeparator, keyboard.groupSeparator?.action(on: layout) == nil {
                 throw value.error("layout \(keyboard.layout) has no single key for '\(character)'")
             }
         }

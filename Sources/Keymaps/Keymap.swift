@@ -95,7 +95,9 @@ public enum Keymap {
         var strokes: [Character: [KeyAction]] = [:]
         var direct: [Stroke] = []
         var dead: [Stroke] = []
-        var capsKeys: Set<Key> = []
+        // What each key types with no modifier and with Shift, for the keys Caps Lock inverts.
+        var plain: [Key: Character] = [:]
+        var shifted: [Key: Character] = [:]
         for keys in [Key.typing, Key.extra] {
             for modifiers in levels {
                 for key in keys {
@@ -105,8 +107,10 @@ public enum Keymap {
                         if !dead.contains(where: { $0.keysym == keysym }) { dead.append(stroke) }
                         continue
                     }
-                    guard let scalar, scalar.value >= 0x20, scalar.value != 0x7F else { continue }
+                    guard let scalar, isTyped(scalar) else { continue }
                     let character = Character(scalar)
+                    if modifiers.isEmpty { plain[key] = character }
+                    if modifiers == .shift { shifted[key] = character }
                     if strokes[character] == nil {
                         strokes[character] = [stroke.action]
                         direct.append(stroke)
@@ -114,13 +118,11 @@ public enum Keymap {
                 }
             }
         }
-        for key in Key.typing {
-            if let plain = press(key, [], keymap).scalar.map(Character.init), plain.isLowercase,
-                let shifted = press(key, .shift, keymap).scalar.map(Character.init), String(shifted) == plain.uppercased()
-            {
-                capsKeys.insert(key)
-            }
-        }
+        let capsKeys = Set(
+            Key.typing.filter { key in
+                guard let lower = plain[key], lower.isLowercase, let upper = shifted[key] else { return false }
+                return String(upper) == lower.uppercased()
+            })
         if let compose, let state = xkb_compose_state_new(compose, XKB_COMPOSE_STATE_NO_FLAGS) {
             defer { xkb_compose_state_unref(state) }
             // Dead key then space first (the dead key's own character), then any other key.
@@ -134,8 +136,7 @@ public enum Keymap {
                     var buffer = [CChar](repeating: 0, count: 64)
                     xkb_compose_state_get_utf8(state, &buffer, buffer.count)
                     let text = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-                    guard text.count == 1, let character = text.first, strokes[character] == nil,
-                        character.unicodeScalars.allSatisfy({ $0.value >= 0x20 && $0.value != 0x7F })
+                    guard text.count == 1, let character = text.first, strokes[character] == nil, character.unicodeScalars.allSatisfy(isTyped)
                     else { continue }
                     strokes[character] = [first.action, second.action]
                 }
@@ -143,6 +144,9 @@ public enum Keymap {
         }
         return KeyboardLayout(name: name, strokes: strokes, capsKeys: capsKeys)
     }
+
+    /// Whether a key typing `scalar` types text (not a control character).
+    private static func isTyped(_ scalar: Unicode.Scalar) -> Bool { scalar.value >= 0x20 && scalar.value != 0x7F }
 
     /// What a host with `keymap` gets for `key` with `modifiers` held: the keysym, and the
     /// character it types (nil for none).

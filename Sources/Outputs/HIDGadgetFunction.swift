@@ -30,8 +30,20 @@ final class HIDGadgetFunction: OutputDevice, @unchecked Sendable {
         }
     }
 
+    /// Writes input reports in order. When `partOfReadSent`, or once the first report is written,
+    /// a failure leaves part of the read on the host: it is `stalledMidRead`, not to be sent again.
+    func write(_ reports: [[UInt8]], partOfReadSent: Bool) throws(DeviceError) {
+        for (index, report) in reports.enumerated() {
+            do {
+                try write(report)
+            } catch  where partOfReadSent || index > 0 {
+                throw DeviceError(kind: .stalledMidRead, description: error.description)
+            }
+        }
+    }
+
     /// Writes one input report whole.
-    func write(_ report: [UInt8]) throws(DeviceError) {
+    private func write(_ report: [UInt8]) throws(DeviceError) {
         guard let file else { throw DeviceError(kind: .unavailable, description: "\(path) is not open") }
         var descriptor = pollfd(fd: file.rawValue, events: Int16(POLLOUT), revents: 0)
         let ready = poll(&descriptor, 1, Self.reportTimeoutMilliseconds)

@@ -36,14 +36,8 @@ final class HIDGadgetKeyboard: KeyboardDevice, @unchecked Sendable {
                 let alt = Modifiers.alt.rawValue
                 reports = keys.flatMap { [[alt, 0, $0.usage, 0, 0, 0, 0, 0], [alt, 0, 0, 0, 0, 0, 0, 0]] } + [[UInt8](repeating: 0, count: 8)]
             }
-            for report in reports {
-                do {
-                    try function.write(report)
-                } catch  where !first {
-                    throw DeviceError(kind: .stalledMidRead, description: error.description)
-                }
-                first = false
-            }
+            try function.write(reports, partOfReadSent: !first)
+            first = false
             if delay > 0 { usleep(UInt32(delay * 1e6)) }
         }
     }

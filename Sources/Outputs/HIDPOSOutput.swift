@@ -32,14 +32,7 @@ public final class HIDPOSOutput: Output {
 
     private func run() {
         worker.serve(device: function, format: format, logger: logger, ready: "ready", idle: takeHostReports) { _, bytes, aim throws(DeviceError) in
-            let reports = HIDPOS.reports(data: bytes, aim: aim)
-            for (index, report) in reports.enumerated() {
-                do throws(DeviceError) {
-                    try function.write(report)
-                } catch  where index > 0 {
-                    throw DeviceError(kind: .stalledMidRead, description: error.description)
-                }
-            }
+            try function.write(HIDPOS.reports(data: bytes, aim: aim), partOfReadSent: false)
         }
     }
 
