@@ -199,6 +199,9 @@ import Testing
         harness.start()
         defer { harness.stop() }
         #expect(harness.wait { harness.state.snapshot.camera.state == .streaming })
+        // The state says streaming as soon as the camera opens; a second poll means the loop has
+        // taken the frame, at time 0, and not after the clock below moved.
+        #expect(harness.wait { polls.current >= 2 })
         // 4 s of silence on the loop's clock: still streaming, poll after poll.
         harness.offset.nanoseconds = 4_000_000_000
         let before = polls.current
