@@ -3,7 +3,7 @@ import Logging
 
 extension V4L2Camera {
     /// Sets V4L2 controls by the names v4l2-ctl prints; a control the camera lacks is a warning.
-    static func applyControls(_ device: V4L2Device, _ wanted: [String: Int], logger: Logger) {
+    static func applyControls(_ device: V4L2Device, _ wanted: [String: Double], logger: Logger) {
         guard !wanted.isEmpty else { return }
         let available = listControls(device)
         for (name, value) in wanted.sorted(by: { $0.key < $1.key }) {
@@ -11,12 +11,14 @@ extension V4L2Camera {
                 logger.warning("camera has no control '\(name)'; ignored", metadata: ["available": "\(available.keys.sorted().joined(separator: ","))"])
                 continue
             }
-            var setting = v4l2_control(id: control.id, value: Int32(clamping: value))
+            // The config file holds V4L2 values to whole numbers within Int32.
+            let number = Int32(exactly: value.rounded()) ?? (value < 0 ? .min : .max)
+            var setting = v4l2_control(id: control.id, value: number)
             do {
                 try device.ioctl(KS_VIDIOC_S_CTRL, &setting)
-                logger.info("camera control \(name) = \(value)")
+                logger.info("camera control \(name) = \(number)")
             } catch {
-                logger.warning("camera control \(name) = \(value) refused: \(error)")
+                logger.warning("camera control \(name) = \(number) refused: \(error)")
             }
         }
     }

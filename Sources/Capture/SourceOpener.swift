@@ -3,16 +3,22 @@ import Glibc
 import Logging
 import ScannerCore
 
-/// Turns `camera.device` into an open frame source: a path, `auto`, or `replay:DIR`.
+/// Turns `camera.device` into an open frame source: a path, `auto`, `libcamera[:ID]`, or `replay:DIR`.
 public enum SourceOpener {
     /// What `camera.device` names.
     public enum Target: Sendable, Equatable {
         case device(String)
         case firstCaptureDevice
         case replay(String)
+        /// A libcamera camera by id; "" for the first.
+        case libcamera(String)
 
         public init(_ setting: String) {
-            if setting == "auto" {
+            var camera = CameraConfig()
+            camera.device = setting
+            if let id = camera.libcameraID {
+                self = .libcamera(id)
+            } else if setting == "auto" {
                 self = .firstCaptureDevice
             } else if setting.hasPrefix("replay:") {
                 self = .replay(String(setting.dropFirst("replay:".count)))
@@ -27,6 +33,8 @@ public enum SourceOpener {
             case .device(let path): path
             case .firstCaptureDevice: "/dev/video0"
             case .replay(let directory): directory
+            // libcamera finds its cameras itself: a change in /dev (a media node) is worth a look.
+            case .libcamera: "/dev/media"
             }
         }
     }
@@ -38,6 +46,8 @@ public enum SourceOpener {
             return try ReplaySource(directory: directory, fps: config.fps)
         case .device(let path):
             return try V4L2Camera(path: path, config: config, logger: logger)
+        case .libcamera(let id):
+            return try LibcameraSource(id: id, config: config, logger: logger)
         case .firstCaptureDevice:
             let nodes = ((try? FileManager.default.contentsOfDirectory(atPath: "/dev")) ?? [])
                 .filter { $0.hasPrefix("video") }

@@ -1,4 +1,3 @@
-import CTurboJPEG
 import CV4L2
 import Logging
 import ScannerCore
@@ -16,14 +15,10 @@ public final class V4L2Camera: FrameSource {
     }
 
     private let device: V4L2Device
-    private let format: PixelFormat
-    private let width: Int, height: Int, bytesPerLine: Int
+    private let luma: LumaExtractor
     private var buffers: [Buffer] = []
     /// The buffer behind the frame last handed out; queued again on the next call.
     private var held: UInt32?
-    /// Luma for formats that are not a plane already, reused frame after frame.
-    private var lumaScratch: LumaStorage?
-    private var jpeg: tjhandle?
     private var closed = false
     public private(set) var status: CameraStatus
     /// Frames that were ready but older than a newer one, skipped unread.
@@ -45,10 +40,7 @@ public final class V4L2Camera: FrameSource {
             throw error
         }
         device = handle
-        format = negotiated.format
-        width = negotiated.width
-        height = negotiated.height
-        bytesPerLine = negotiated.bytesPerLine
+        luma = LumaExtractor(format: negotiated.format, width: negotiated.width, height: negotiated.height, bytesPerLine: negotiated.bytesPerLine)
         status = CameraStatus(state: .available, device: path, format: negotiated.description)
         do {
             try allocateBuffers(count: bufferCount)
@@ -58,7 +50,6 @@ public final class V4L2Camera: FrameSource {
             close()
             throw CameraError(errno: error, device: path, during: "streaming setup", streaming: false)
         }
-        if case .compressed = format.luma { jpeg = tjInitDecompress() }
         status.state = .streaming
     }
 
@@ -166,48 +157,13 @@ public final class V4L2Camera: FrameSource {
         var type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
         try? device.ioctl(KS_VIDIOC_STREAMOFF, &type)
         releaseBuffers()
-        if let jpeg { tjDestroy(jpeg) }
-        jpeg = nil
         device.close()
     }
 
     private func frame(from buffer: v4l2_buffer) -> Frame? {
         let mapped = buffers[Int(buffer.index)]
         let timestamp = UInt64(buffer.timestamp.tv_sec) * 1_000_000_000 + UInt64(buffer.timestamp.tv_usec) * 1000
-        let sequence = UInt64(buffer.sequence)
-        switch format.luma {
-        case .plane:
-            guard mapped.length >= bytesPerLine * (height - 1) + width else { return nil }
-            let storage = LumaStorage(borrowing: mapped.pointer, count: mapped.length)
-            return Frame(width: width, height: height, stride: bytesPerLine, timestamp: timestamp, sequence: sequence, storage: storage)
-        case .packed(let offset):
-            guard mapped.length >= bytesPerLine * (height - 1) + width * 2 else { return nil }
-            let scratch = scratchPlane()
-            let target = UnsafeMutableRawPointer(mutating: scratch.base)
-            for y in 0..<height {
-                let row = mapped.pointer + y * bytesPerLine + offset
-                let out = target + y * width
-                for x in 0..<width { out.storeBytes(of: row.load(fromByteOffset: x * 2, as: UInt8.self), toByteOffset: x, as: UInt8.self) }
-            }
-            return Frame(width: width, height: height, stride: width, timestamp: timestamp, sequence: sequence, storage: scratch)
-        case .compressed:
-            let scratch = scratchPlane()
-            let used = Int(buffer.bytesused)
-            guard let jpeg, used > 0, used <= mapped.length else { return nil }
-            let result = tjDecompress2(
-                jpeg, mapped.pointer.assumingMemoryBound(to: UInt8.self), UInt(used),
-                UnsafeMutablePointer(mutating: scratch.base.assumingMemoryBound(to: UInt8.self)),
-                Int32(width), Int32(width), Int32(height), Int32(TJPF_GRAY.rawValue), 0)
-            guard result == 0 || tjGetErrorCode(jpeg) == TJERR_WARNING.rawValue else { return nil }
-            return Frame(width: width, height: height, stride: width, timestamp: timestamp, sequence: sequence, storage: scratch)
-        }
-    }
-
-    private func scratchPlane() -> LumaStorage {
-        if let lumaScratch { return lumaScratch }
-        let plane = LumaStorage(count: width * height) { $0.initializeMemory(as: UInt8.self, repeating: 0) }
-        lumaScratch = plane
-        return plane
+        return luma.frame(in: mapped.pointer, length: mapped.length, used: Int(buffer.bytesused), timestamp: timestamp, sequence: UInt64(buffer.sequence))
     }
 
     private func queue(_ index: UInt32) throws(Errno) {

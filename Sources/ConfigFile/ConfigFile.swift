@@ -110,15 +110,21 @@ public enum ConfigFile {
     private static func readCamera(_ section: inout Section, into camera: inout CameraConfig) throws(ConfigError) {
         if let value = section.value("device") {
             camera.device = try value.string()
-            guard !camera.device.isEmpty else { throw value.error("must name a device, auto, or replay:DIR") }
+            guard !camera.device.isEmpty else { throw value.error("must name a device, auto, libcamera[:ID], or replay:DIR") }
         }
         if let value = section.value("width") { camera.width = try value.int(in: 16...8192) }
         if let value = section.value("height") { camera.height = try value.int(in: 16...8192) }
         if let value = section.value("fps") { camera.fps = try value.int(in: 1...240) }
+        // libcamera's controls take fractions (AnalogueGain: 2.5); V4L2's are whole numbers.
+        let libcamera = camera.libcameraID != nil
         var controls = try section.section("controls")
         for name in controls.allKeys() {
-            camera.controls[name] = try controls.value(name)!.int(in: Int(Int32.min)...Int(Int32.max))
+            let value = controls.value(name)!
+            camera.controls[name] =
+                libcamera ? try value.double(in: -1e9...1e9) : Double(try value.int(in: Int(Int32.min)...Int(Int32.max)))
         }
+        if let value = section.value("autofocus") { camera.autofocus = try value.choice(CameraConfig.Autofocus.self) }
+        if let value = section.value("lens_position") { camera.lensPosition = try value.double(in: 0...100) }
         try section.finish()
     }
 

@@ -17,7 +17,7 @@ struct Run: AsyncParsableCommand {
     @Option(help: "The config file; a missing default file means built-in defaults.")
     var config = ConfigFile.defaultPath
 
-    @Option(help: "Override camera.device: a path, auto, or replay:DIR.")
+    @Option(help: "Override camera.device: a path, auto, libcamera[:ID], or replay:DIR.")
     var device: String?
 
     @Option(help: "Override socket.path.")

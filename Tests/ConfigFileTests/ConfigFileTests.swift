@@ -43,6 +43,14 @@ import Testing
         #expect(config.camera.device == "/dev/v4l/by-id/usb-cam-video-index0")
         #expect(config.camera.width == 1280 && config.camera.height == 720 && config.camera.fps == 15)
         #expect(config.camera.controls == ["focus_absolute": 30, "exposure_auto": 1])
+        // A libcamera camera's controls take fractions, by libcamera's names.
+        let libcamera = try ConfigFile.parse(
+            "camera:\n  device: libcamera:/base/soc/i2c0mux/i2c@1/imx708@1a\n  controls: { AnalogueGain: 2.5, ExposureTime: 8000 }\n"
+                + "  autofocus: manual\n  lens_position: 4.5\n", file: "lc.conf"
+        ).camera
+        #expect(libcamera.libcameraID == "/base/soc/i2c0mux/i2c@1/imx708@1a")
+        #expect(libcamera.controls == ["AnalogueGain": 2.5, "ExposureTime": 8000])
+        #expect(libcamera.autofocus == .manual && libcamera.lensPosition == 4.5)
         #expect(config.viewport == .rect(x: 0.1, y: 0.2, width: 0.8, height: 0.5))
         #expect(config.decoder.symbologies == [.ean13, .qr])
         #expect(config.decoder.lengths[.ean13] == LengthLimit(min: 13))
@@ -67,6 +75,9 @@ import Testing
             ("camera:\n  fps: 30\n  colour: red\n", 3, "camera.colour", "unknown key"),
             ("camera:\n  fps: fast\n", 2, "camera.fps", "whole number"),
             ("camera:\n  width: 640\n\n  fps: 500\n", 4, "camera.fps", "out of range"),
+            ("camera:\n  device: /dev/video0\n  controls: { gain: 2.5 }\n", 3, "camera.controls.gain", "whole number"),
+            ("camera:\n  device: libcamera\n  autofocus: sometimes\n", 3, "camera.autofocus", "continuous, auto, manual, off"),
+            ("camera:\n  device: libcamera\n  lens_position: -1\n", 3, "camera.lens_position", "out of range"),
             ("decoder:\n  symbologies:\n    - ean13\n    - qrcode\n", 4, "decoder.symbologies[1]", "unknown symbology"),
             ("viewport:\n  square: 1.5\n", 2, "viewport.square", "out of range"),
             ("viewport:\n  rect: [0.5, 0.5, 0.6, 0.1]\n", 2, "viewport.rect", "inside the frame"),

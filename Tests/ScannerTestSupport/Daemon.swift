@@ -220,6 +220,18 @@ public struct EmulatedCamera: Sendable {
         ["LD_PRELOAD": Self.library, "KSEMU_DEVICE": node, "KSEMU_LOG": log]
     }
 
+    /// The libcamera emulator (Tests/Emulators/libcameraemu), loaded by the daemon in place of
+    /// libkiosk-scanner-libcamera.so; it plays the same node file.
+    public static var libcameraLibrary: String {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../.build/emulators/libcameraemu.so").standardized.path
+    }
+
+    /// What a daemon with `camera.device: libcamera` needs in its environment to see this camera.
+    public var libcameraEnvironment: [String: String] {
+        ["KS_LIBCAMERA_SHIM": Self.libcameraLibrary, "KSCAMEMU_NODE": node, "KSEMU_LOG": log]
+    }
+
     /// Plugs the camera in (or rescripts it), atomically, with these settings.
     public func plug(_ settings: [String: String] = [:]) throws {
         let text = settings.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)\n" }.joined()

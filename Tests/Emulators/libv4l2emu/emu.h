@@ -18,6 +18,7 @@ enum ksemu_open { OPEN_OK, OPEN_BUSY, OPEN_DENIED, OPEN_MISSING };
 struct ksemu_scene {
     char frame[PATH_MAX];
     int background, noise, stall, fps;
+    int autofocus; /* libcameraemu only: the camera has AfMode and LensPosition (default 1) */
     enum ksemu_open open;
     uint32_t formats[KSEMU_MAX_FORMATS];
     int nformats;

@@ -49,6 +49,7 @@ static void scene_defaults(struct ksemu_scene *scene) {
     memset(scene, 0, sizeof *scene);
     scene->background = 255;
     scene->fps = 30;
+    scene->autofocus = 1;
     scene->formats[0] = V4L2_PIX_FMT_GREY;
     scene->formats[1] = V4L2_PIX_FMT_YUYV;
     scene->nformats = 2;
@@ -66,6 +67,8 @@ static void parse_line(struct ksemu_scene *scene, char *key, char *value) {
         scene->noise = atoi(value);
     } else if (!strcmp(key, "stall")) {
         scene->stall = atoi(value);
+    } else if (!strcmp(key, "autofocus")) {
+        scene->autofocus = atoi(value);
     } else if (!strcmp(key, "fps")) {
         scene->fps = atoi(value) > 0 ? atoi(value) : 30;
     } else if (!strcmp(key, "open")) {
