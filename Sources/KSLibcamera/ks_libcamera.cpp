@@ -105,12 +105,14 @@ struct ks_lc_camera {
     std::condition_variable changed;
     std::vector<Request *> done;  // completed, oldest first
     bool removed = false;
+    int inFlight = 0;  // queued and not yet completed
     Request *held = nullptr;
 
     void requestCompleted(Request *request) {
         {
             std::lock_guard<std::mutex> lock(mutex);
             done.push_back(request);
+            inFlight--;
         }
         changed.notify_one();
     }
@@ -131,13 +133,33 @@ struct ks_lc_camera {
     // Gives a request back to the camera; false once it is gone.
     bool requeue(Request *request) {
         request->reuse(Request::ReuseBuffers);
-        return camera->queueRequest(request) == 0;
+        return queue(request);
+    }
+
+    bool queue(Request *request) {
+        {
+            std::lock_guard<std::mutex> lock(mutex);
+            inFlight++;
+        }
+        if (camera->queueRequest(request) == 0) return true;
+        std::lock_guard<std::mutex> lock(mutex);
+        inFlight--;
+        return false;
     }
 
     void note(const std::string &line) { notes += line + "\n"; }
 
     ~ks_lc_camera() {
-        if (started) camera->stop();
+        if (started) {
+            // libcamera 0.0.3 aborts the process ("Trying to complete a request when stopped")
+            // when a request queued just before stop() reaches the pipeline after it, which an
+            // unplug makes likely. Nothing is queued any more: let what is out come back first
+            // (frames or cancellations, within a few frame times; a silent camera gets a second).
+            std::unique_lock<std::mutex> lock(mutex);
+            changed.wait_for(lock, std::chrono::seconds(1), [this] { return inFlight <= 0; });
+            lock.unlock();
+            camera->stop();
+        }
         if (camera) {
             camera->requestCompleted.disconnect(this);
             camera->disconnected.disconnect(this);
@@ -376,9 +398,9 @@ ks_lc_camera *openCamera(const ks_lc_settings *settings, int *result, char *mess
     }
     c->started = true;
     for (auto &request : c->requests) {
-        if (int error = c->camera->queueRequest(request.get()); error < 0) {
-            say(message, size, "camera %s: queueing a request failed: %s", c->id.c_str(), strerror(-error));
-            return fail(c, result, openFailure(error));
+        if (!c->queue(request.get())) {
+            say(message, size, "camera %s: queueing a request failed", c->id.c_str());
+            return fail(c, result, KS_LC_FAILED);
         }
     }
     *result = KS_LC_OK;
@@ -386,7 +408,12 @@ ks_lc_camera *openCamera(const ks_lc_settings *settings, int *result, char *mess
 }
 
 int nextFrame(ks_lc_camera *c, int timeout, ks_lc_frame *frame, char *message, size_t size) {
-    if (c->held) {
+    bool gone;
+    {
+        std::lock_guard<std::mutex> lock(c->mutex);
+        gone = c->removed;
+    }
+    if (c->held && !gone) {
         Request *request = c->held;
         c->held = nullptr;
         if (!c->requeue(request)) c->disconnected();
@@ -402,18 +429,22 @@ int nextFrame(ks_lc_camera *c, int timeout, ks_lc_frame *frame, char *message, s
         ready.swap(c->done);
     }
     if (ready.empty()) return KS_LC_TIMEOUT;
-    Request *newest = ready.back();
-    int skipped = 0;
-    for (size_t i = 0; i + 1 < ready.size(); i++) {
-        skipped += ready[i]->status() == Request::RequestComplete;
-        c->requeue(ready[i]);
+    // Nothing stops the camera while frames are asked for: a cancelled request means the device
+    // refused its buffer, as an unplugged one does, whether or not udev tells libcamera (it cannot
+    // under the shipped unit, which allows only UNIX sockets). Nothing is queued again then.
+    for (Request *request : ready) {
+        if (request->status() != Request::RequestCancelled) continue;
+        say(message, size, "camera %s stopped taking requests (unplugged?)", c->id.c_str());
+        std::lock_guard<std::mutex> lock(c->mutex);
+        c->removed = true;
+        return KS_LC_REMOVED;
     }
-    frame->skipped = skipped;
+    Request *newest = ready.back();
+    for (size_t i = 0; i + 1 < ready.size(); i++) c->requeue(ready[i]);
+    frame->skipped = static_cast<int>(ready.size()) - 1;
     FrameBuffer *buffer = newest->findBuffer(c->stream);
-    if (newest->status() != Request::RequestComplete || !buffer || buffer->metadata().status != FrameMetadata::FrameSuccess) {
-        // A cancelled or failed frame: the driver lost it (an unplug shows as these, then as
-        // silence, when no hotplug event comes; the capture loop's stall timer covers that).
-        c->requeue(newest);
+    if (!buffer || buffer->metadata().status != FrameMetadata::FrameSuccess) {
+        c->requeue(newest);  // a frame the driver lost: the next one will do
         return KS_LC_TIMEOUT;
     }
     const auto &mapping = c->mappings[buffer->cookie()];
