@@ -7,8 +7,6 @@ let package = Package(
     products: [
         .executable(name: "kiosk-scanner", targets: ["kiosk-scanner"]),
         .executable(name: "kiosk-scanner-mqtt", targets: ["kiosk-scanner-mqtt"]),
-        // The libcamera source, loaded with dlopen only when camera.device names libcamera.
-        .library(name: "kiosk-scanner-libcamera", type: .dynamic, targets: ["KSLibcamera"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -38,15 +36,10 @@ let package = Package(
         // No pkgConfig: its -L/usr/lib/... would come first on the link line and hide the libgpiod 2
         // build that scripts/test links against (the headers and library are in the default paths).
         .systemLibrary(name: "CXKBCommon", providers: [.apt(["libxkbcommon-dev"])]),
-        // The libcamera source's C table (a header only: the daemon finds the functions with dlopen).
+        // The libcamera source's C table (a header only: the daemon finds the functions with dlopen
+        // in libkiosk-scanner-libcamera.so, which Sources/KSLibcamera/Makefile builds with g++:
+        // a SwiftPM library would link the Swift runtime, which the release daemon has inside).
         .systemLibrary(name: "CLibcameraAPI"),
-        // libcamera's C++ headers and libraries, for KSLibcamera alone.
-        .systemLibrary(name: "CLibcamera", pkgConfig: "libcamera", providers: [.apt(["libcamera-dev"])]),
-        // That table over libcamera (C++17): libkiosk-scanner-libcamera.so.
-        .target(
-            name: "KSLibcamera", dependencies: ["CLibcameraAPI", "CLibcamera"],
-            cxxSettings: [.headerSearchPath("../CLibcameraAPI"), .unsafeFlags(["-fvisibility=hidden", "-fvisibility-inlines-hidden"])]
-        ),
         // glibc's malloc_trim (no library: libc).
         .systemLibrary(name: "CMalloc"),
 
@@ -148,6 +141,5 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["ScannerCore", "ScannerTestSupport"]),
         .testTarget(name: "BridgeTests", dependencies: ["Bridge", "ScannerTestSupport"]),
         .testTarget(name: "DaemonTests", dependencies: ["Daemon", "ScannerCore", "ScannerProtocol", "ImageFiles", "ScannerTestSupport"]),
-    ],
-    cxxLanguageStandard: .cxx17
+    ]
 )

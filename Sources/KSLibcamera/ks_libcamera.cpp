@@ -196,6 +196,17 @@ const ControlId *controlNamed(const ControlInfoMap &infos, const std::string &na
     return nullptr;
 }
 
+// Whether a control takes a list. From 0.4 its id says so; before, only a default that is a
+// list does, and some array controls have none (the Raspberry Pi's ColourGains).
+bool takesArray(const ControlId *id, const ControlInfo &info) {
+#if KS_LIBCAMERA_AT_LEAST(0, 4)
+    if (id->isArray()) return true;
+#else
+    (void)id;
+#endif
+    return info.def().isArray();
+}
+
 // A number from the config as the control's own type.
 bool valueFor(const ControlId *id, double value, ControlValue *out) {
     switch (id->type()) {
@@ -219,7 +230,7 @@ void planControls(ks_lc_camera *c, const ks_lc_settings *settings, Plan *plan) {
         ControlValue value;
         if (!id) {
             c->note(std::string("camera has no control '") + wanted.name + "'; ignored (available: " + available + ")");
-        } else if (info->def().isArray() || !valueFor(id, wanted.value, &value)) {
+        } else if (takesArray(id, *info) || !valueFor(id, wanted.value, &value)) {
             c->note(std::string("control '") + wanted.name + "' is not a single number; ignored");
         } else {
             plan->persistent.set(id->id(), value);
@@ -480,9 +491,19 @@ extern "C" __attribute__((visibility("default"))) const ks_lc_api *ks_libcamera_
         // libcamera logs every INFO line to stderr, the journal, in colour. Warnings are enough,
         // unless the admin sets LIBCAMERA_LOG_LEVELS in the unit; but not the IPA manager's about
         // a missing IPA directory, which a UVC camera never needs and which a retry every second
-        // while no camera is plugged would repeat (first match wins: it comes first).
+        // while no camera is plugged would repeat. Before 0.5 the first matching pattern wins, from
+        // 0.5 every match applies in turn so the last wins: IPAManager goes first, then last.
+#if KS_LIBCAMERA_AT_LEAST(0, 5)
+        setenv("LIBCAMERA_LOG_LEVELS", "*:WARN,IPAManager:ERROR", 0);
+#else
         setenv("LIBCAMERA_LOG_LEVELS", "IPAManager:ERROR,*:WARN", 0);
+#endif
+        // 0.7 replaced LIBCAMERA_LOG_NO_COLOR with LIBCAMERA_LOG_COLOR (yes, no, auto).
+#if KS_LIBCAMERA_AT_LEAST(0, 7)
+        setenv("LIBCAMERA_LOG_COLOR", "no", 0);
+#else
         setenv("LIBCAMERA_LOG_NO_COLOR", "1", 0);
+#endif
         ks_lc_api copy = api;
         copy.version = CameraManager::version().c_str();
         return copy;
