@@ -196,22 +196,32 @@ outputs:
 
 # ---- A USB webcam: the UVC gadget on dummy_hcd, read through the guest's own uvcvideo ------------
 
-uvc_up() { # uvc_up CODE: the camera (build-uvc-bulk's usb_f_uvc, configfs, uvcfeeder streaming CODE)
-    local g=/sys/kernel/config/usb_gadget/ks-uvc f=/sys/kernel/config/usb_gadget/ks-uvc/functions/uvc.0 size=480p
-    modprobe dummy_hcd && modprobe libcomposite && modprobe usb_f_uvc && rmmod usb_f_uvc \
-        && insmod "$KS_CACHE/uvc-bulk/usb_f_uvc.ko" && modprobe uvcvideo || return 1
-    echo -1 >/sys/module/usbcore/parameters/autosuspend
+UVC_GADGET=/sys/kernel/config/usb_gadget/ks-uvc
+
+uvc_up() { # uvc_up CODE [FORMATS [WxH]]: the camera (build-uvc-bulk's usb_f_uvc, configfs, uvcfeeder
+    # streaming CODE). FORMATS are configfs format directories (default "uncompressed/u mjpeg/m",
+    # format 1 first), each with one frame size (default 640x480); uvcfeeder asks the gadget.
+    local g=$UVC_GADGET f=$UVC_GADGET/functions/uvc.0 formats=${2:-uncompressed/u mjpeg/m} size=${3:-640x480}
+    local width=${size%x*} height=${size#*x} kind speed dir
+    if [ -d "$g" ]; then  # the last scenario stopped early: its daemon would take this camera
+        for dir in /tmp/ks-uvc*/; do dir=${dir%/}; [ -e "$dir/pid" ] && stop_daemon "${dir#/tmp/ks-}"; done
+        uvc_down
+    fi
+    if [ ! -e /tmp/uvc-bulk.loaded ]; then  # once: the stock module only for its dependencies
+        modprobe dummy_hcd && modprobe libcomposite && modprobe usb_f_uvc && rmmod usb_f_uvc \
+            && insmod "$KS_CACHE/uvc-bulk/usb_f_uvc.ko" && modprobe uvcvideo && touch /tmp/uvc-bulk.loaded || return 1
+        echo -1 >/sys/module/usbcore/parameters/autosuspend
+    fi
     mountpoint -q /sys/kernel/config || mount -t configfs none /sys/kernel/config
     mkdir -p "$g/strings/0x409" "$g/configs/c.1" "$f/control/header/h" "$f/streaming/header/h" || return 1
     echo 0x1d6b >"$g/idVendor"; echo 0x0102 >"$g/idProduct"; echo "ks-uvc camera" >"$g/strings/0x409/product"
     ln -s "$f/control/header/h" "$f/control/class/fs/h"
     ln -s "$f/control/header/h" "$f/control/class/ss/h"
-    local kind
-    for kind in uncompressed/u mjpeg/m; do
+    for kind in $formats; do
         mkdir -p "$f/streaming/$kind/$size"
-        echo 640 >"$f/streaming/$kind/$size/wWidth"; echo 480 >"$f/streaming/$kind/$size/wHeight"
+        echo "$width" >"$f/streaming/$kind/$size/wWidth"; echo "$height" >"$f/streaming/$kind/$size/wHeight"
         echo 333333 >"$f/streaming/$kind/$size/dwDefaultFrameInterval"; echo 333333 >"$f/streaming/$kind/$size/dwFrameInterval"
-        echo 614400 >"$f/streaming/$kind/$size/dwMaxVideoFrameBufferSize"
+        echo $((width * height * 2)) >"$f/streaming/$kind/$size/dwMaxVideoFrameBufferSize"
         ln -s "$f/streaming/$kind" "$f/streaming/header/h/"
     done
     for speed in fs hs ss; do ln -s "$f/streaming/header/h" "$f/streaming/class/$speed/h"; done
@@ -222,6 +232,23 @@ uvc_up() { # uvc_up CODE: the camera (build-uvc-bulk's usb_f_uvc, configfs, uvcf
     uvc_feed "$1" || return 1
     wait_for 30 uvc_node >/dev/null
 }
+uvc_down() { # uvc_down [NAME]: the camera unplugged and its gadget taken apart, in the reverse
+    # order of uvc_up (configfs refuses to change a frame size while its format is linked, so a
+    # camera with other sizes is a new gadget). The feeder's log and uvcvideo's messages are kept
+    # on the host as NAME.feeder.log and NAME.dmesg.
+    local g=$UVC_GADGET f=$UVC_GADGET/functions/uvc.0 kind
+    uvc_unfeed
+    if [ -n "${1:-}" ]; then cp /tmp/uvcfeeder.log "/run/vmout/$1.feeder.log"; dmesg | grep -iE 'uvc|usb' | tail -100 >"/run/vmout/$1.dmesg"; fi
+    [ -d "$g" ] || return 0
+    [ -n "$(cat "$g/UDC")" ] && echo "" >"$g/UDC"
+    rm -f "$g/configs/c.1/uvc.0" "$f"/streaming/class/*/h "$f"/control/class/*/h
+    for kind in uncompressed/u mjpeg/m; do
+        [ -d "$f/streaming/$kind" ] || continue
+        rm -f "$f/streaming/header/h/${kind#*/}"
+        rmdir "$f/streaming/$kind"/*/ "$f/streaming/$kind"
+    done
+    rmdir "$f/streaming/header/h" "$f/control/header/h" "$f" "$g/configs/c.1" "$g/strings/0x409" "$g"
+}
 uvc_node() { # the uvcvideo capture node (index 0 of the uvcvideo device)
     local node
     for node in /sys/class/video4linux/video*; do
@@ -229,22 +256,6 @@ uvc_node() { # the uvcvideo capture node (index 0 of the uvcvideo device)
     done
     return 1
 }
-
-scenario_uvc_capture() {
-    uvc_up wedge || { fail uvc-capture "the UVC gadget camera did not come up: $(tail -3 /tmp/uvcfeeder.log 2>/dev/null | tr '\n' ' ')"; return; }
-    local node; node=$(uvc_node)
-    local env=()
-    [ "$KS_BREAK_STREAMON" = 1 ] && env=(LD_PRELOAD="$KS_BIN/streamon-noop.so")
-    start_daemon uvc "camera: { device: $node, width: 640, height: 480, fps: 30 }
-viewport: { square: 0.9 }" "${env[@]}" || { fail uvc-capture "the daemon did not open its socket"; return; }
-    "$KS_DAEMON" listen --socket /tmp/ks-uvc/scan.sock >/tmp/ks-uvc/listen.out 2>/dev/null &
-    if wait_for 90 grep -q ":KS-Wedge-42\$" /tmp/ks-uvc/listen.out; then
-        pass "uvc-capture (a USB webcam: the UVC gadget on dummy_hcd, bulk, YUYV 640x480, read by the daemon from uvcvideo's $node)"
-    else
-        fail uvc-capture "KS-Wedge-42 never came out (camera $(camera_state uvc); $(tail -2 /tmp/uvcfeeder.log | tr '\n' ' '); $(grep -v ' debug ' /run/vmout/uvc.log | tail -2 | cut -c1-200 | tr '\n' ' '))"
-    fi
-}
-
 uvc_feed() { # uvc_feed CODE: uvcfeeder on the gadget's node (found again after each bind)
     local node gadget_node=
     for node in /sys/class/video4linux/video*; do [ "$(cat "$node/name")" = dummy_udc ] && gadget_node=/dev/${node##*/}; done
@@ -253,11 +264,54 @@ uvc_feed() { # uvc_feed CODE: uvcfeeder on the gadget's node (found again after 
     echo $! >/tmp/uvcfeeder.pid
 }
 uvc_unfeed() { kill "$(cat /tmp/uvcfeeder.pid 2>/dev/null)" 2>/dev/null; wait "$(cat /tmp/uvcfeeder.pid 2>/dev/null)" 2>/dev/null; true; }
-uvc_heard() { grep -q ":$1\$" /tmp/ks-uvc/listen.out 2>/dev/null; }
+uvc_heard() { grep -q ":$2\$" "/tmp/ks-$1/listen.out" 2>/dev/null; }  # uvc_heard NAME CODE
+# The format the daemon NAME last logged streaming in, e.g. "YU12 640x480 @30".
+uvc_format() { sed -n 's/.* format=\([^[]*\) \[Daemon\] camera streaming: .*/\1/p' "/run/vmout/$1.log" | tail -1; }
+uvc_tail() { echo "camera $(camera_state "$1"); $(tail -2 /tmp/uvcfeeder.log | tr '\n' ' '); $(grep -v ' debug ' "/run/vmout/$1.log" | tail -2 | cut -c1-200 | tr '\n' ' ')"; }
+
+uvc_daemon() { # uvc_daemon NAME NODE [CAMERA-KEYS]: the daemon on the camera, and a listener
+    local env=()
+    [ "$KS_BREAK_STREAMON" = 1 ] && env=(LD_PRELOAD="$KS_BIN/streamon-noop.so")
+    start_daemon "$1" "camera: { device: $2, width: 640, height: 480, fps: 30${3:+, $3} }
+viewport: { square: 0.9 }" "${env[@]}" || return 1
+    "$KS_DAEMON" listen --socket "/tmp/ks-$1/scan.sock" >"/tmp/ks-$1/listen.out" 2>/dev/null &
+}
+exited() { [ ! -e "/proc/$1" ] || [ "$(cut -d' ' -f3 "/proc/$1/stat" 2>/dev/null)" = Z ]; }
+uvc_stop() { # uvc_stop NAME: stop_daemon with a deadline, since a daemon that hangs on SIGTERM
+    # would stall the rig until qemu's timeout. Returns 1 then, with its threads in NAME.hang.
+    local pid; pid=$(cat "/tmp/ks-$1/pid" 2>/dev/null) || return 0
+    kill "$pid" 2>/dev/null
+    if ! wait_for 30 exited "$pid"; then
+        timeout 120 gdb -p "$pid" -batch -ex "thread apply all bt" >"/run/vmout/$1.hang" 2>&1
+        kill -9 "$pid" 2>/dev/null; wait "$pid" 2>/dev/null
+        return 1
+    fi
+    wait "$pid" 2>/dev/null
+    return 0
+}
+uvc_end() { # uvc_end SCENARIO NAME WHY TEXT: daemon NAME stopped, the camera taken apart, then
+    # one result: FAIL with WHY, or PASS with TEXT
+    local why=$3
+    uvc_stop "$2" || why="${why:+$why; }the daemon did not stop within 30 s of SIGTERM (its threads: out/$2.hang)"
+    uvc_down "$2"
+    if [ -n "$why" ]; then fail "$1" "$why"; else pass "$1 ($4)"; fi
+}
+
+scenario_uvc_capture() {
+    : >/tmp/uvcfeeder.log
+    uvc_up wedge || { fail uvc-capture "the UVC gadget camera did not come up: $(tail -3 /tmp/uvcfeeder.log 2>/dev/null | tr '\n' ' ')"; return; }
+    local node; node=$(uvc_node)
+    uvc_daemon uvc "$node" || { fail uvc-capture "the daemon did not open its socket"; return; }
+    if wait_for 90 uvc_heard uvc KS-Wedge-42; then
+        pass "uvc-capture (a USB webcam: the UVC gadget on dummy_hcd, bulk, YUYV and MJPEG 640x480 offered, read by the daemon from uvcvideo's $node as $(uvc_format uvc))"
+    else
+        fail uvc-capture "KS-Wedge-42 never came out ($(uvc_tail uvc))"
+    fi
+}
 
 scenario_uvc_replug() { # real USB disconnects: the gadget's UDC unbound and bound again, a new code each time
     [ -S /tmp/ks-uvc/scan.sock ] || { fail uvc-replug "no daemon (uvc-capture did not run)"; return; }
-    local udc=/sys/kernel/config/usb_gadget/ks-uvc/UDC cycle code
+    local udc=$UVC_GADGET/UDC cycle code
     for cycle in $(seq 1 "$KS_CYCLES"); do
         code=$(printf 'VM-%03d' "$cycle")
         uvc_unfeed
@@ -266,16 +320,85 @@ scenario_uvc_replug() { # real USB disconnects: the gadget's UDC unbound and bou
             || { fail uvc-replug "cycle $cycle: the daemon did not notice the unplug"; return; }
         echo dummy_udc.0 >"$udc" || { fail uvc-replug "cycle $cycle: bind failed"; return; }
         uvc_feed "$code" || { fail uvc-replug "cycle $cycle: no gadget node after the bind"; return; }
-        wait_for 60 uvc_heard "$code" \
+        wait_for 60 uvc_heard uvc "$code" \
             || { fail uvc-replug "cycle $cycle: $code never came out (camera $(camera_state uvc); $(tail -1 /tmp/uvcfeeder.log))"; return; }
         echo "vm-guest: uvc replug cycle $cycle: $code delivered" >/dev/console
     done
     local reconnects interrupted
     reconnects=$("$KS_DAEMON" status --json --timeout 30 --socket /tmp/ks-uvc/scan.sock | grep -o '"reconnects":[0-9]*' | cut -d: -f2)
     interrupted=$(grep -cF "] camera interrupted: " /run/vmout/uvc.log)
-    pass "uvc-replug-$KS_CYCLES ($KS_CYCLES USB disconnects of the UVC camera (UDC unbound and bound), every new code delivered, $interrupted 'interrupted' states logged, $reconnects reconnects counted)"
+    uvc_end "uvc-replug-$KS_CYCLES" uvc "" "$KS_CYCLES USB disconnects of the UVC camera (UDC unbound and bound), every new code delivered, $interrupted 'interrupted' states logged, $reconnects reconnects counted"
+}
+
+scenario_uvc_mjpeg() { # a camera that offers MJPEG only: JPEG frames through uvcvideo, decoded by the daemon
+    : >/tmp/uvcfeeder.log
+    uvc_up wedge mjpeg/m || { fail uvc-mjpeg "the MJPEG camera did not come up: $(tail -3 /tmp/uvcfeeder.log | tr '\n' ' ')"; return; }
+    local node format why=; node=$(uvc_node)
+    uvc_daemon uvc-mjpeg "$node" || { uvc_end uvc-mjpeg uvc-mjpeg "the daemon did not open its socket"; return; }
+    wait_for 60 uvc_heard uvc-mjpeg KS-Wedge-42 || why="KS-Wedge-42 never came out ($(uvc_tail uvc-mjpeg))"
+    format=$(uvc_format uvc-mjpeg)
+    if [ -z "$why" ] && ! grep -q "streaming MJPG 640x480" /tmp/uvcfeeder.log; then
+        why="the feeder did not stream MJPEG: $(grep streaming /tmp/uvcfeeder.log | tail -1)"
+    elif [ -z "$why" ] && [ "${format%% *}" != MJPG ]; then
+        # libv4l2 offers converted formats beside the camera's own (YU12, RGB3...) and decodes the
+        # JPEG frames itself for them: then the daemon's own MJPEG path read nothing.
+        why="KS-Wedge-42 came out, but the daemon streamed $format (libv4l2's conversion of the MJPEG frames), not MJPG"
+    fi
+    uvc_end uvc-mjpeg uvc-mjpeg "$why" "a camera offering MJPEG only: $(grep -o 'streaming MJPG.*' /tmp/uvcfeeder.log | tail -1 | cut -c11-) from uvcfeeder, the daemon streaming $format from $node and decoding the JPEG frames"
+}
+
+scenario_uvc_resolution() { # unplugged, and back with another frame size: the running daemon follows
+    : >/tmp/uvcfeeder.log
+    uvc_up VM-000 uncompressed/u 640x480 || { fail uvc-resolution "the camera did not come up: $(tail -3 /tmp/uvcfeeder.log | tr '\n' ' ')"; return; }
+    local node now format why=; node=$(uvc_node)
+    uvc_daemon uvc-res "$node" || { uvc_end uvc-resolution uvc-res "the daemon did not open its socket"; return; }
+    wait_for 60 uvc_heard uvc-res VM-000 || { uvc_end uvc-resolution uvc-res "VM-000 never came out at 640x480 ($(uvc_tail uvc-res))"; return; }
+    # Unplugged; the daemon lets go of the node before the gadget is rebuilt, so that the new
+    # camera gets the same minor (and name).
     uvc_unfeed
-    stop_daemon uvc
+    echo "" >"$UVC_GADGET/UDC"
+    wait_for 30 logged uvc-res "] camera interrupted: " 1 || { uvc_end uvc-resolution uvc-res "the daemon did not notice the unplug"; return; }
+    uvc_down
+    uvc_up VM-001 uncompressed/u 1280x720 || { uvc_end uvc-resolution uvc-res "the 1280x720 camera did not come up: $(tail -3 /tmp/uvcfeeder.log | tr '\n' ' ')"; return; }
+    now=$(uvc_node)
+    if [ "$now" != "$node" ]; then
+        why="the camera came back as $now, not $node"
+    elif ! wait_for 60 uvc_heard uvc-res VM-001; then
+        why="VM-001 never came out after the replug at 1280x720 ($(uvc_tail uvc-res))"
+    else
+        format=$("$KS_DAEMON" status --json --timeout 30 --socket /tmp/ks-uvc-res/scan.sock | grep -o '"format":"[^"]*"' | cut -d'"' -f4)
+        case $format in *" 1280x720 "*) ;; *) why="VM-001 came out, but status says the format is '$format', not 1280x720" ;; esac
+    fi
+    uvc_end uvc-resolution uvc-res "$why" "640x480, then unplugged and back as a 1280x720-only camera: the running daemon reconnected to $node, negotiated '$format' (status) and read VM-001"
+}
+
+# V4L2 controls by v4l2-ctl name, through uvcvideo to the camera's own requests: the gadget
+# advertises them (build-uvc-bulk's bmControls), uvcfeeder answers and logs each SET_CUR. Like
+# most webcams, the camera starts in aperture-priority auto exposure with autofocus on, so manual
+# exposure time and focus need their auto modes off. One control a line: the v4l2-ctl name, the
+# value (the same number in the UVC request: manual exposure is mode 1 in both), uvcfeeder's name.
+UVC_CONTROLS="auto_exposure 1 auto-exposure mode
+exposure_time_absolute 300 exposure time absolute
+focus_automatic_continuous 0 focus auto
+focus_absolute 45 focus absolute
+brightness 100 brightness"
+scenario_uvc_controls() {
+    : >/tmp/uvcfeeder.log
+    uvc_up wedge uncompressed/u || { fail uvc-controls "the camera did not come up: $(tail -3 /tmp/uvcfeeder.log | tr '\n' ' ')"; return; }
+    local node keys= name value camera_name why= readback
+    node=$(uvc_node)
+    while read -r name value camera_name; do keys="$keys${keys:+, }$name: $value"; done <<<"$UVC_CONTROLS"
+    uvc_daemon uvc-ctrl "$node" "controls: { $keys }" || { uvc_end uvc-controls uvc-ctrl "the daemon did not open its socket"; return; }
+    wait_for 60 uvc_heard uvc-ctrl KS-Wedge-42 || why="KS-Wedge-42 never came out ($(uvc_tail uvc-ctrl))"
+    while read -r name value camera_name; do
+        grep -qF "camera control $name = $value" /run/vmout/uvc-ctrl.log || why="${why:+$why; }the daemon did not log '$name = $value'"
+        grep -q "SET_CUR $camera_name (unit [0-9], selector [0-9]*) = $value\$" /tmp/uvcfeeder.log \
+            || why="${why:+$why; }the camera did not get $camera_name = $value"
+    done <<<"$UVC_CONTROLS"
+    readback=$(v4l2-ctl -d "$node" -C brightness 2>&1)
+    [ "$readback" = "brightness: 100" ] || why="${why:+$why; }v4l2-ctl -C brightness read '$readback'"
+    [ -n "$why" ] && why="$why (daemon: $(grep -F 'camera control' /run/vmout/uvc-ctrl.log | sed 's/.*\] //' | tr '\n' ',' | cut -c1-400))"
+    uvc_end uvc-controls uvc-ctrl "$why" "$keys set by name through uvcvideo's $node: each reached the camera as a SET_CUR, v4l2-ctl reads brightness: 100 back, KS-Wedge-42 read"
 }
 
 # ---- Benchmark (not in the default list): a 40-character code through the keyboard wedge and HID POS --
@@ -345,6 +468,9 @@ run_scenarios() {
             hid-bench) scenario_hid_bench ;;
             uvc-capture) scenario_uvc_capture ;;
             uvc-replug) scenario_uvc_replug ;;
+            uvc-mjpeg) scenario_uvc_mjpeg ;;
+            uvc-resolution) scenario_uvc_resolution ;;
+            uvc-controls) scenario_uvc_controls ;;
             *) fail "$scenario" "no such scenario" ;;
         esac
     done
