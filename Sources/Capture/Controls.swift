@@ -6,6 +6,7 @@ extension V4L2Camera {
     static func applyControls(_ device: V4L2Device, _ wanted: [String: Double], logger: Logger) {
         guard !wanted.isEmpty else { return }
         let available = listControls(device)
+        var refused: [(name: String, id: UInt32, value: Int32)] = []
         for (name, value) in wanted.sorted(by: { $0.key < $1.key }) {
             guard let control = available[name] else {
                 logger.warning("camera has no control '\(name)'; ignored", metadata: ["available": "\(available.keys.sorted().joined(separator: ","))"])
@@ -13,14 +14,29 @@ extension V4L2Camera {
             }
             // The config file holds V4L2 values to whole numbers within Int32.
             let number = Int32(exactly: value.rounded()) ?? (value < 0 ? .min : .max)
-            var setting = v4l2_control(id: control.id, value: number)
-            do {
-                try device.ioctl(KS_VIDIOC_S_CTRL, &setting)
+            if set(device, id: control.id, value: number) {
                 logger.info("camera control \(name) = \(number)")
-            } catch {
-                logger.warning("camera control \(name) = \(number) refused: \(error)")
+            } else {
+                refused.append((name, control.id, number))
             }
         }
+        // A control is refused (EACCES) while the automatic mode that drives it is on: uvcvideo
+        // takes focus_absolute only once focus_automatic_continuous is 0, and names do not sort
+        // that way. So what was refused is tried once more, after every mode is set.
+        for control in refused {
+            var setting = v4l2_control(id: control.id, value: control.value)
+            do {
+                try device.ioctl(KS_VIDIOC_S_CTRL, &setting)
+                logger.info("camera control \(control.name) = \(control.value)")
+            } catch {
+                logger.warning("camera control \(control.name) = \(control.value) refused: \(error)")
+            }
+        }
+    }
+
+    private static func set(_ device: V4L2Device, id: UInt32, value: Int32) -> Bool {
+        var setting = v4l2_control(id: id, value: value)
+        return (try? device.ioctl(KS_VIDIOC_S_CTRL, &setting)) != nil
     }
 
     /// The camera's controls by v4l2-ctl name.

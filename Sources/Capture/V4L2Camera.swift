@@ -202,16 +202,25 @@ public final class V4L2Camera: FrameSource {
         try? device.ioctl(KS_VIDIOC_REQBUFS, &request)
     }
 
-    private static func offeredFormats(_ device: V4L2Device) -> [UInt32] {
-        var formats: [UInt32] = []
+    /// The formats the camera offers itself, or when we read none of those, the ones libv4l2
+    /// converts to. libv4l2 lists its conversions (YU12, RGB3...) beside the camera's formats, and
+    /// a conversion of YUYV or MJPG costs more than our own luma pass or JPEG decode (its JPEG
+    /// decoder also held a daemon's capture thread past SIGTERM in the rig).
+    static func offeredFormats(_ device: V4L2Device) -> [UInt32] {
+        var native: [UInt32] = []
+        var emulated: [UInt32] = []
         for index in 0..<64 {
             var description = v4l2_fmtdesc()
             description.index = UInt32(index)
             description.type = V4L2_BUF_TYPE_VIDEO_CAPTURE.rawValue
             guard (try? device.ioctl(KS_VIDIOC_ENUM_FMT, &description)) != nil else { break }
-            formats.append(description.pixelformat)
+            if description.flags & UInt32(V4L2_FMT_FLAG_EMULATED) != 0 {
+                emulated.append(description.pixelformat)
+            } else {
+                native.append(description.pixelformat)
+            }
         }
-        return formats
+        return PixelFormat.preferred(among: native) != nil ? native : native + emulated
     }
 
     /// Asks for `fps`; returns what the driver settled on (or the request, when it cannot say).

@@ -191,10 +191,45 @@ import Testing
 
     @Test func controlsAreSetByNameAndAMissingOneIsAWarning() throws {
         try camera.plug(["frame": frame("controls")])
-        let daemon = try start(camera: "  controls: { brightness: 100, focus_absolute: 3 }")
+        let daemon = try start(camera: "  controls: { brightness: 100, zoom_absolute: 3 }")
         #expect(daemon.waitForLog("camera control brightness = 100"))
-        #expect(daemon.log.contains("camera has no control 'focus_absolute'; ignored"))
+        #expect(daemon.log.contains("camera has no control 'zoom_absolute'; ignored"))
         let emulatorLog = (try? String(contentsOfFile: camera.log, encoding: .utf8)) ?? ""
         #expect(emulatorLog.contains("value=100"))
     }
+
+    /// focus_absolute sorts before focus_automatic_continuous, and the camera refuses it while
+    /// autofocus is on (EACCES, as uvcvideo does): it is set once autofocus is off.
+    @Test func aControlRefusedUnderItsAutomaticModeIsSetAfterTheMode() throws {
+        try camera.plug(["frame": frame("focus")])
+        let daemon = try start(camera: "  controls: { focus_absolute: 40, focus_automatic_continuous: 0 }")
+        #expect(daemon.waitForLog("camera control focus_absolute = 40"))
+        #expect(daemon.log.contains("camera control focus_automatic_continuous = 0"))
+        #expect(!daemon.log.contains("refused"))
+        let emulatorLog = (try? String(contentsOfFile: camera.log, encoding: .utf8)) ?? ""
+        let focus = String(format: "id=0x%x value=40", V4L2.focusAbsolute)
+        #expect(emulatorLog.contains("ctrl-refused t=") && emulatorLog.contains("ctrl t=") && emulatorLog.contains(focus), "\(emulatorLog)")
+    }
+
+    /// libv4l2 lists its conversions (flagged emulated) beside the camera's formats: the camera's
+    /// own YUYV is read rather than libv4l2's YU12, and a conversion only when nothing of the
+    /// camera's own is readable.
+    @Test func libv4l2sConversionsAreTakenOnlyWhenTheCameraOffersNothingWeRead() throws {
+        try camera.plug(["formats": "YUYV,YU12", "emulated": "YU12", "frame": frame("native")])
+        let native = try start()
+        let client = try native.connect()
+        #expect((client.waitForCamera("streaming")?["format"] as? String)?.hasPrefix("YUYV") == true)
+        #expect(client.waitForScan("native").match != nil)
+        #expect(native.stop() == 0)
+        try camera.plug(["formats": "RGB3,YU12", "emulated": "YU12", "frame": frame("converted")])
+        let converted = try start()
+        let other = try converted.connect()
+        #expect((other.waitForCamera("streaming")?["format"] as? String)?.hasPrefix("YU12") == true)
+        #expect(other.waitForScan("converted").match != nil)
+    }
+}
+
+/// V4L2 control ids the tests look for in the emulator's log (videodev2.h).
+enum V4L2 {
+    static let focusAbsolute: UInt32 = 0x009a_090a
 }

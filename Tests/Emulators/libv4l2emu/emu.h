@@ -11,6 +11,7 @@
 #define KSEMU_MAX_FORMATS 8
 #define KSEMU_MAX_SIZES 8
 #define KSEMU_MAX_BUFFERS 8
+#define KSEMU_CONTROLS 5
 
 enum ksemu_open { OPEN_OK, OPEN_BUSY, OPEN_DENIED, OPEN_MISSING };
 
@@ -22,10 +23,15 @@ struct ksemu_scene {
     enum ksemu_open open;
     uint32_t formats[KSEMU_MAX_FORMATS];
     int nformats;
+    uint32_t emulated[KSEMU_MAX_FORMATS]; /* of those, the ones listed as libv4l2's conversions */
+    int nemulated;
     int widths[KSEMU_MAX_SIZES], heights[KSEMU_MAX_SIZES];
     int nsizes;
     unsigned generation; /* bumped whenever the file is re-read */
 };
+
+/* Each control's default value, in ioctl.c's order. */
+void ksemu_control_defaults(int32_t *values);
 
 /* Re-reads `node` into `scene` when it changed; returns 0 while the node exists, -1 when it is gone. */
 int ksemu_scene_refresh(const char *node, struct ksemu_scene *scene);

@@ -15,14 +15,20 @@ void ksemu_current_format(struct handle *h, struct v4l2_format *format);
 const struct ksemu_scene *ksemu_scene(void);
 int32_t *ksemu_controls(struct handle *h);
 
-static const struct { uint32_t id; const char *name; int32_t min, max, fallback; } controls[3] = {
+static const struct { uint32_t id; const char *name; int32_t min, max, fallback; } controls[KSEMU_CONTROLS] = {
     {V4L2_CID_BRIGHTNESS, "Brightness", 0, 255, 128},
     {V4L2_CID_GAIN, "Gain", 0, 100, 0},
     {V4L2_CID_EXPOSURE_ABSOLUTE, "Exposure Time, Absolute", 1, 5000, 156},
+    {V4L2_CID_FOCUS_ABSOLUTE, "Focus, Absolute", 0, 255, 0},
+    {V4L2_CID_FOCUS_AUTO, "Focus, Automatic Continuous", 0, 1, 1},
 };
 
+void ksemu_control_defaults(int32_t *values) {
+    for (int i = 0; i < KSEMU_CONTROLS; i++) values[i] = controls[i].fallback;
+}
+
 static int control_index(uint32_t id) {
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < KSEMU_CONTROLS; i++)
         if (controls[i].id == id) return i;
     return -1;
 }
@@ -31,7 +37,7 @@ static int query_control(struct v4l2_queryctrl *query) {
     int index = -1;
     if (query->id & V4L2_CTRL_FLAG_NEXT_CTRL) {
         uint32_t after = query->id & ~(uint32_t)V4L2_CTRL_FLAG_NEXT_CTRL;
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < KSEMU_CONTROLS; i++)
             if (controls[i].id > after && (index < 0 || controls[i].id < controls[index].id)) index = i;
     } else {
         index = control_index(query->id);
@@ -39,7 +45,7 @@ static int query_control(struct v4l2_queryctrl *query) {
     if (index < 0) return EINVAL;
     memset(query, 0, sizeof *query);
     query->id = controls[index].id;
-    query->type = V4L2_CTRL_TYPE_INTEGER;
+    query->type = controls[index].id == V4L2_CID_FOCUS_AUTO ? V4L2_CTRL_TYPE_BOOLEAN : V4L2_CTRL_TYPE_INTEGER;
     snprintf((char *)query->name, sizeof query->name, "%s", controls[index].name);
     query->minimum = controls[index].min, query->maximum = controls[index].max;
     query->step = 1, query->default_value = controls[index].fallback;
@@ -67,6 +73,8 @@ int ksemu_ioctl(struct handle *h, unsigned long request, void *argument) {
         memset(desc, 0, sizeof *desc);
         desc->index = index, desc->type = V4L2_BUF_TYPE_VIDEO_CAPTURE, desc->pixelformat = fourcc;
         desc->flags = fourcc == V4L2_PIX_FMT_MJPEG ? V4L2_FMT_FLAG_COMPRESSED : 0;
+        for (int i = 0; i < scene->nemulated; i++)
+            if (scene->emulated[i] == fourcc) desc->flags |= V4L2_FMT_FLAG_EMULATED;
         snprintf((char *)desc->description, sizeof desc->description, "%.4s", (const char *)&fourcc);
         return 0;
     }
@@ -123,6 +131,11 @@ int ksemu_ioctl(struct handle *h, unsigned long request, void *argument) {
             return 0;
         }
         if (control->value < controls[index].min || control->value > controls[index].max) return ERANGE;
+        /* As uvcvideo: the focus is the autofocus's while it is on (EACCES). */
+        if (control->id == V4L2_CID_FOCUS_ABSOLUTE && ksemu_controls(h)[control_index(V4L2_CID_FOCUS_AUTO)]) {
+            ksemu_log("ctrl-refused", "id=0x%x value=%d", control->id, control->value);
+            return EACCES;
+        }
         ksemu_controls(h)[index] = control->value;
         ksemu_log("ctrl", "id=0x%x value=%d", control->id, control->value);
         return 0;

@@ -78,6 +78,10 @@ static void parse_line(struct ksemu_scene *scene, char *key, char *value) {
         scene->nformats = 0;
         for (char *name = strtok(value, ","); name && scene->nformats < KSEMU_MAX_FORMATS; name = strtok(NULL, ","))
             if (fourcc_named(name)) scene->formats[scene->nformats++] = fourcc_named(name);
+    } else if (!strcmp(key, "emulated")) {
+        scene->nemulated = 0;
+        for (char *name = strtok(value, ","); name && scene->nemulated < KSEMU_MAX_FORMATS; name = strtok(NULL, ","))
+            if (fourcc_named(name)) scene->emulated[scene->nemulated++] = fourcc_named(name);
     } else if (!strcmp(key, "sizes")) {
         scene->nsizes = 0;
         for (char *size = strtok(value, ","); size && scene->nsizes < KSEMU_MAX_SIZES; size = strtok(NULL, ","))

@@ -53,7 +53,7 @@ struct handle {
     struct buffer buffers[KSEMU_MAX_BUFFERS];
     uint32_t sequence;     /* the last frame's, handed to the next producer */
     uint64_t rng;
-    int32_t controls[3];
+    int32_t controls[KSEMU_CONTROLS];
 };
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
@@ -367,7 +367,7 @@ int v4l2_open(const char *file, int oflag, ...) {
     h->in_use = 1, h->app_fd = pair[0], h->emu_fd = pair[1];
     h->nonblocking = (oflag & O_NONBLOCK) != 0;
     h->rng = 0x9E3779B97F4A7C15ull ^ (uint64_t)pair[0];
-    h->controls[0] = 128, h->controls[1] = 0, h->controls[2] = 156;  /* brightness, gain, exposure defaults (ioctl.c) */
+    ksemu_control_defaults(h->controls);
     struct v4l2_format initial = {.type = V4L2_BUF_TYPE_VIDEO_CAPTURE};
     initial.fmt.pix.width = 640, initial.fmt.pix.height = 480, initial.fmt.pix.pixelformat = scene.formats[0];
     choose_format(h, &initial, 1);
