@@ -34,4 +34,5 @@ PS4='+ $EPOCHREALTIME '
 set -x
 . "$VMDIR/scenarios.sh"
 . "$VMDIR/scenario-gpio.sh"
+. "$VMDIR/scenario-libcamera.sh"
 run_scenarios $KS_SCENARIOS

@@ -198,9 +198,10 @@ outputs:
 
 UVC_GADGET=/sys/kernel/config/usb_gadget/ks-uvc
 
-uvc_up() { # uvc_up CODE [FORMATS [WxH]]: the camera (build-uvc-bulk's usb_f_uvc, configfs, uvcfeeder
-    # streaming CODE). FORMATS are configfs format directories (default "uncompressed/u mjpeg/m",
-    # format 1 first), each with one frame size (default 640x480); uvcfeeder asks the gadget.
+uvc_up() { # uvc_up CODE [FORMATS [WxH [FEEDER-OPTION...]]]: the camera (build-uvc-bulk's usb_f_uvc,
+    # configfs, uvcfeeder streaming CODE). FORMATS are configfs format directories (default
+    # "uncompressed/u mjpeg/m", format 1 first), each with one frame size (default 640x480);
+    # uvcfeeder asks the gadget.
     local g=$UVC_GADGET f=$UVC_GADGET/functions/uvc.0 formats=${2:-uncompressed/u mjpeg/m} size=${3:-640x480}
     local width=${size%x*} height=${size#*x} kind speed dir
     if [ -d "$g" ]; then  # the last scenario stopped early: its daemon would take this camera
@@ -229,7 +230,7 @@ uvc_up() { # uvc_up CODE [FORMATS [WxH]]: the camera (build-uvc-bulk's usb_f_uvc
     ln -s "$f" "$g/configs/c.1/"
     echo dummy_udc.0 >"$g/UDC" || return 1
     # The gadget's own output node (named after the UDC) is the feeder's; uvcvideo's is the camera.
-    uvc_feed "$1" || return 1
+    uvc_feed "$1" "${@:4}" || return 1
     wait_for 30 uvc_node >/dev/null
 }
 uvc_down() { # uvc_down [NAME]: the camera unplugged and its gadget taken apart, in the reverse
@@ -256,11 +257,11 @@ uvc_node() { # the uvcvideo capture node (index 0 of the uvcvideo device)
     done
     return 1
 }
-uvc_feed() { # uvc_feed CODE: uvcfeeder on the gadget's node (found again after each bind)
-    local node gadget_node=
+uvc_feed() { # uvc_feed CODE [OPTION...]: uvcfeeder on the gadget's node (found again after each bind)
+    local node gadget_node= code=$1; shift
     for node in /sys/class/video4linux/video*; do [ "$(cat "$node/name")" = dummy_udc ] && gadget_node=/dev/${node##*/}; done
     [ -n "$gadget_node" ] || return 1
-    "$KS_BIN/uvcfeeder" "$gadget_node" "$KS_CACHE/codes/$1.hex" >>/tmp/uvcfeeder.log 2>&1 &
+    "$KS_BIN/uvcfeeder" "$@" "$gadget_node" "$KS_CACHE/codes/$code.hex" >>/tmp/uvcfeeder.log 2>&1 &
     echo $! >/tmp/uvcfeeder.pid
 }
 uvc_unfeed() { kill "$(cat /tmp/uvcfeeder.pid 2>/dev/null)" 2>/dev/null; wait "$(cat /tmp/uvcfeeder.pid 2>/dev/null)" 2>/dev/null; true; }
@@ -471,6 +472,9 @@ run_scenarios() {
             uvc-mjpeg) scenario_uvc_mjpeg ;;
             uvc-resolution) scenario_uvc_resolution ;;
             uvc-controls) scenario_uvc_controls ;;
+            libcamera-capture) scenario_libcamera_capture ;;
+            libcamera-replug) scenario_libcamera_replug ;;
+            camera-bench) scenario_camera_bench ;;
             *) fail "$scenario" "no such scenario" ;;
         esac
     done

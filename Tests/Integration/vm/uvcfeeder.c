@@ -5,7 +5,8 @@
 // feeder.c) into the gadget's video output node. The host's own uvcvideo driver presents the
 // result as /dev/videoN, as it would a webcam.
 //
-//   uvcfeeder GADGET_NODE CODE.hex        run until SIGTERM/SIGINT (exit 0) or the node goes (3)
+//   uvcfeeder [--blink N [--stamps FILE]] GADGET_NODE CODE.hex
+//                                         run until SIGTERM/SIGINT (exit 0) or the node goes (3)
 //
 // Formats and frame sizes are whatever the gadget's configfs offers (asked from the gadget node):
 // YUYV frames are drawn, MJPEG frames are encoded with libturbojpeg. Each committed stream and
@@ -154,14 +155,37 @@ static void setup(int fd, const struct usb_ctrlrequest *req) {
 
 static char *fourcc_name(uint32_t f) { static char s[5]; return fourcc(f, s); }
 
+// --blink MS (the camera benchmark): the code for MS milliseconds, then a blank for MS, and so
+// on, by the clock (the gadget sends as fast as the host takes, not at a frame rate); uncompressed
+// frames only, MJPEG ones always show the code. The wall clock of queueing each first frame with
+// the code goes to --stamps FILE, one line each.
+static int blink;
+static FILE *stamps;
+static uint8_t *blank;
+static int was_shown;
+
+static long long now_ms(clockid_t clock) {
+    struct timespec t;
+    clock_gettime(clock, &t);
+    return (long long)t.tv_sec * 1000 + t.tv_nsec / 1000000;
+}
+
 static int queue_buffer(int fd, int index) {
     struct v4l2_buffer buf = {.index = (unsigned)index, .type = V4L2_BUF_TYPE_VIDEO_OUTPUT, .memory = V4L2_MEMORY_MMAP, .bytesused = current.sizeimage};
+    int shown = !blink || (now_ms(CLOCK_MONOTONIC) / blink) % 2 == 0;
+    if (blink && stamps && shown && !was_shown) {
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME, &now);
+        fprintf(stamps, "%lld.%09ld\n", (long long)now.tv_sec, now.tv_nsec);
+        fflush(stamps);
+    }
+    was_shown = shown;
     if (current.pixelformat == V4L2_PIX_FMT_MJPEG) {
         if (jpeg_size > lengths[index]) return -1;
         memcpy(maps[index], jpeg, jpeg_size);
         buf.bytesused = (unsigned)jpeg_size;
     } else {
-        fill(maps[index], lengths[index], &current, luma);
+        fill(maps[index], lengths[index], &current, shown ? luma : blank);
     }
     return xioctl(fd, VIDIOC_QBUF, &buf);
 }
@@ -202,6 +226,9 @@ static int start_stream(int fd) {
     current = fmt.fmt.pix;
     free(luma);
     luma = render(width, height);
+    free(blank);
+    blank = malloc((size_t)width * height);
+    memset(blank, 235, (size_t)width * height);
     if (current.pixelformat == V4L2_PIX_FMT_MJPEG && encode_jpeg(width, height) < 0) return -1;
     struct v4l2_requestbuffers rb = {.count = BUFFERS, .type = V4L2_BUF_TYPE_VIDEO_OUTPUT, .memory = V4L2_MEMORY_MMAP};
     if (xioctl(fd, VIDIOC_REQBUFS, &rb) < 0) { perror("uvcfeeder: REQBUFS"); return -1; }
@@ -239,7 +266,12 @@ static void data(int fd, const struct uvc_request_data *d) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 3) { fprintf(stderr, "usage: uvcfeeder GADGET_NODE CODE.hex\n"); return 2; }
+    while (argc > 3 && argv[1][0] == '-') {
+        if (!strcmp(argv[1], "--blink")) blink = atoi(argv[2]);
+        else if (!strcmp(argv[1], "--stamps") && !(stamps = fopen(argv[2], "w"))) { perror(argv[2]); return 2; }
+        argc -= 2, argv += 2;
+    }
+    if (argc != 3) { fprintf(stderr, "usage: uvcfeeder [--blink N [--stamps FILE]] GADGET_NODE CODE.hex\n"); return 2; }
     signal(SIGTERM, on_signal);
     signal(SIGINT, on_signal);
     load_code(argv[2]);
