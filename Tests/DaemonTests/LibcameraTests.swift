@@ -96,14 +96,7 @@ import Testing
 
     @Test(arguments: [("busy", "busy", "in use by another process"), ("denied", "permission-denied", "'video' group")])
     func openFailuresGiveTheirStateAndHint(open: String, state: String, hint: String) throws {
-        try camera.plug(["open": open, "frame": frame("after \(open)")])
-        let daemon = try start()
-        let client = try daemon.connect()
-        let event = try #require(client.waitForCamera(state))
-        #expect((event["detail"] as? String)?.contains(hint) == true, "\(event)")
-        try camera.plug(["frame": frame("after \(open)")])
-        #expect(client.waitForScan("after \(open)").match != nil)
-        #expect(daemon.log.components(separatedBy: "camera \(state):").count == 2, "the state is logged once, not on every retry")
+        try Fixtures.checkOpenFailure(camera, open: open, state: state, hint: hint, in: directory) { try start() }
     }
 
     @Test func aCameraIsChosenByItsIdAndAWrongIdNamesTheCamerasThereAre() throws {

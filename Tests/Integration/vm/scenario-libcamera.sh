@@ -15,7 +15,6 @@ libcamera_id() { # the first camera's id, as `cam -l` prints it: 1: External cam
     LD_PRELOAD="$KS_BIN/fwnode.so" cam -l 2>/dev/null | sed -n "s/^[0-9]*: .* (\(.*\))\$/\1/p" | head -1 | grep .
 }
 
-lc_heard() { grep -q ":$1\$" /tmp/ks-libcamera/listen.out 2>/dev/null; }
 lc_status() { "$KS_DAEMON" status --json --timeout 30 --socket /tmp/ks-libcamera/scan.sock 2>/dev/null; }
 
 scenario_libcamera_capture() {
@@ -31,7 +30,7 @@ scenario_libcamera_capture() {
 viewport: { square: 0.9 }
 scanner: { stall_timeout: 3 }" "${env[@]}" || { fail libcamera-capture "the daemon did not open its socket"; return; }
     "$KS_DAEMON" listen --socket /tmp/ks-libcamera/scan.sock >/tmp/ks-libcamera/listen.out 2>/dev/null &
-    if wait_for 90 lc_heard KS-Wedge-42; then
+    if wait_for 90 uvc_heard libcamera KS-Wedge-42; then
         local format
         format=$(lc_status | grep -o '"format":"[^"]*"' | head -1 | cut -d'"' -f4)
         pass "libcamera-capture (camera.device libcamera:$id: libcamera $(grep -o 'libcamera v[0-9.]*\|libcamera [0-9][0-9.+a-z-]*' /run/vmout/libcamera.log | head -1 | cut -d' ' -f2)'s uvcvideo pipeline on the UVC gadget camera, $format, KS-Wedge-42 read)"
@@ -42,19 +41,8 @@ scanner: { stall_timeout: 3 }" "${env[@]}" || { fail libcamera-capture "the daem
 
 scenario_libcamera_replug() { # real USB disconnects under libcamera: cameraRemoved, then the camera back
     [ -S /tmp/ks-libcamera/scan.sock ] || { fail libcamera-replug "no daemon (libcamera-capture did not run)"; return; }
-    local udc=/sys/kernel/config/usb_gadget/ks-uvc/UDC cycle code cycles=${KS_LIBCAMERA_CYCLES:-5}
-    for cycle in $(seq 1 "$cycles"); do
-        code=$(printf 'VM-%03d' "$cycle")
-        uvc_unfeed
-        echo "" >"$udc" || { fail libcamera-replug "cycle $cycle: unbind failed"; return; }
-        wait_for 30 logged libcamera "] camera interrupted: " "$cycle" \
-            || { fail libcamera-replug "cycle $cycle: the daemon did not notice the unplug ($(grep -v ' debug ' /run/vmout/libcamera.log | tail -2 | cut -c1-200 | tr '\n' ' '))"; return; }
-        echo dummy_udc.0 >"$udc" || { fail libcamera-replug "cycle $cycle: bind failed"; return; }
-        uvc_feed "$code" || { fail libcamera-replug "cycle $cycle: no gadget node after the bind"; return; }
-        wait_for 90 lc_heard "$code" \
-            || { fail libcamera-replug "cycle $cycle: $code never came out (camera $(camera_state libcamera); $(grep -v ' debug ' /run/vmout/libcamera.log | tail -2 | cut -c1-200 | tr '\n' ' '))"; return; }
-        echo "vm-guest: libcamera replug cycle $cycle: $code delivered" >/dev/console
-    done
+    local cycles=${KS_LIBCAMERA_CYCLES:-5}
+    uvc_replugs libcamera-replug libcamera "$cycles" || return
     local reconnects removed
     reconnects=$(lc_status | grep -o '"reconnects":[0-9]*' | cut -d: -f2)
     removed=$(grep "] camera interrupted: libcamera" /run/vmout/libcamera.log | grep -c "was disconnected")

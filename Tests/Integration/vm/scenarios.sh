@@ -310,21 +310,26 @@ scenario_uvc_capture() {
     fi
 }
 
-scenario_uvc_replug() { # real USB disconnects: the gadget's UDC unbound and bound again, a new code each time
-    [ -S /tmp/ks-uvc/scan.sock ] || { fail uvc-replug "no daemon (uvc-capture did not run)"; return; }
+uvc_replugs() { # uvc_replugs SCENARIO DAEMON CYCLES: real USB disconnects of the UVC camera (its
+    # gadget's UDC unbound and bound again); each must be noticed by the daemon DAEMON, and the new
+    # code shown after each read. Fails SCENARIO at the first that is not.
     local udc=$UVC_GADGET/UDC cycle code
-    for cycle in $(seq 1 "$KS_CYCLES"); do
+    for cycle in $(seq 1 "$3"); do
         code=$(printf 'VM-%03d' "$cycle")
         uvc_unfeed
-        echo "" >"$udc" || { fail uvc-replug "cycle $cycle: unbind failed"; return; }
-        wait_for 30 logged uvc "] camera interrupted: " "$cycle" \
-            || { fail uvc-replug "cycle $cycle: the daemon did not notice the unplug"; return; }
-        echo dummy_udc.0 >"$udc" || { fail uvc-replug "cycle $cycle: bind failed"; return; }
-        uvc_feed "$code" || { fail uvc-replug "cycle $cycle: no gadget node after the bind"; return; }
-        wait_for 60 uvc_heard uvc "$code" \
-            || { fail uvc-replug "cycle $cycle: $code never came out (camera $(camera_state uvc); $(tail -1 /tmp/uvcfeeder.log))"; return; }
-        echo "vm-guest: uvc replug cycle $cycle: $code delivered" >/dev/console
+        echo "" >"$udc" || { fail "$1" "cycle $cycle: unbind failed"; return 1; }
+        wait_for 30 logged "$2" "] camera interrupted: " "$cycle" \
+            || { fail "$1" "cycle $cycle: the daemon did not notice the unplug ($(uvc_tail "$2"))"; return 1; }
+        echo dummy_udc.0 >"$udc" || { fail "$1" "cycle $cycle: bind failed"; return 1; }
+        uvc_feed "$code" || { fail "$1" "cycle $cycle: no gadget node after the bind"; return 1; }
+        wait_for 90 uvc_heard "$2" "$code" || { fail "$1" "cycle $cycle: $code never came out ($(uvc_tail "$2"))"; return 1; }
+        echo "vm-guest: $1 cycle $cycle: $code delivered" >/dev/console
     done
+}
+
+scenario_uvc_replug() { # real USB disconnects: the gadget's UDC unbound and bound again, a new code each time
+    [ -S /tmp/ks-uvc/scan.sock ] || { fail uvc-replug "no daemon (uvc-capture did not run)"; return; }
+    uvc_replugs uvc-replug uvc "$KS_CYCLES" || return
     local reconnects interrupted
     reconnects=$("$KS_DAEMON" status --json --timeout 30 --socket /tmp/ks-uvc/scan.sock | grep -o '"reconnects":[0-9]*' | cut -d: -f2)
     interrupted=$(grep -cF "] camera interrupted: " /run/vmout/uvc.log)
