@@ -32,13 +32,6 @@ import Testing
         ((try? String(contentsOfFile: camera.log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init).filter { $0.hasPrefix(event + " ") }
     }
 
-    /// The daemon's memory map, read to its end (String(contentsOfFile:) gave a map without the
-    /// library loaded last here: /proc files report size 0).
-    static func maps(of daemon: DaemonProcess) -> String {
-        let data = FileHandle(forReadingAtPath: "/proc/\(daemon.pid)/maps")?.readDataToEndOfFile() ?? Data()
-        return String(decoding: data, as: UTF8.self)
-    }
-
     /// Polls `condition` until it holds or 10 s pass.
     static func eventually(_ condition: () -> Bool) -> Bool {
         let deadline = Date().addingTimeInterval(10)
@@ -165,12 +158,12 @@ import Testing
         try camera.plug(["frame": frame("maps")])
         let v4l2 = try DaemonProcess(config: Fixtures.config(device: camera.node), environment: camera.environment)
         #expect(try v4l2.connect().waitForScan("maps").match != nil)
-        let maps = Self.maps(of: v4l2)
+        let maps = v4l2.memoryMap
         #expect(maps.contains("kiosk-scanner") && maps.contains("libv4l2emu.so"), "the whole map was read")
         #expect(!maps.contains("libcamera") && !maps.contains("libkiosk-scanner-libcamera"))
         #expect(v4l2.stop() == 0)
         let libcamera = try start()
         #expect(try libcamera.connect().waitForScan("maps").match != nil)
-        #expect(Self.maps(of: libcamera).contains("libcameraemu.so"))
+        #expect(libcamera.memoryMap.contains("libcameraemu.so"))
     }
 }

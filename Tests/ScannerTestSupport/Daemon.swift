@@ -71,9 +71,15 @@ public final class DaemonProcess: @unchecked Sendable {
     public var log: String { (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? "" }
 
     /// Open file descriptors and memory mappings of the daemon now.
+    /// /proc/PID/maps, read to its end (the file reports size 0, and String(contentsOfFile:)
+    /// gave a map without the library the daemon loaded last).
+    public var memoryMap: String {
+        String(decoding: FileHandle(forReadingAtPath: "/proc/\(pid)/maps")?.readDataToEndOfFile() ?? Data(), as: UTF8.self)
+    }
+
     public var resourceCounts: (fds: Int, maps: Int) {
         let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
-        let maps = ((try? String(contentsOfFile: "/proc/\(pid)/maps", encoding: .utf8)) ?? "").split(separator: "\n").count
+        let maps = memoryMap.split(separator: "\n").count
         return (fds, maps)
     }
 }
