@@ -2,8 +2,8 @@
  *
  * libkiosk-scanner-libcamera.so (Sources/KSLibcamera, C++ over libcamera) exports
  * ks_libcamera_api(), and the daemon loads it with dlopen only when camera.device names
- * libcamera: libcamera brings 27 libraries (lttng-ust starts threads as it loads, gnutls), which
- * a daemon reading a V4L2 camera should never map. The tests load an emulator with the same table
+ * libcamera: libcamera brings 20 or so libraries the daemon has no other use for (lttng-ust
+ * starts threads as it loads, gnutls), which a daemon reading a V4L2 camera should never map. The tests load an emulator with the same table
  * (Tests/Emulators/libcameraemu). No libcamera type crosses this line. */
 #ifndef KS_LIBCAMERA_H
 #define KS_LIBCAMERA_H

@@ -12,7 +12,7 @@ import ScannerCore
 ///
 /// libcamera is C++; `libkiosk-scanner-libcamera.so` (Sources/KSLibcamera) puts a C table over it,
 /// loaded with dlopen the first time a libcamera camera is opened, so the daemon maps libcamera
-/// and its 27 libraries only when it uses them.
+/// and the 20 or so libraries it brings only when it uses them.
 public final class LibcameraSource: FrameSource {
     private let api: UnsafePointer<ks_lc_api>
     private var camera: OpaquePointer?

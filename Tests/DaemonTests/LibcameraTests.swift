@@ -153,7 +153,7 @@ import Testing
         #expect(daemon.stop() == 0)
     }
 
-    /// libcamera (and its 27 libraries) is loaded only by a daemon that uses it.
+    /// libcamera (and the libraries it brings) is loaded only by a daemon that uses it.
     @Test func aV4L2DaemonNeverLoadsLibcamera() throws {
         try camera.plug(["frame": frame("maps")])
         let v4l2 = try DaemonProcess(config: Fixtures.config(device: camera.node), environment: camera.environment)
