@@ -30,11 +30,10 @@ enum ks_lc_result {
 };
 
 enum ks_lc_autofocus {
-    KS_LC_AF_DEFAULT = 0, /* continuous where the camera has AfMode, else nothing */
-    KS_LC_AF_OFF,         /* the camera's own default: nothing set */
-    KS_LC_AF_MANUAL,      /* AfMode manual at lens_position */
-    KS_LC_AF_AUTO,        /* one autofocus sweep at start (AfMode auto, AfTrigger start) */
-    KS_LC_AF_CONTINUOUS,  /* AfMode continuous; an error note when the camera lacks it */
+    KS_LC_AF_CONTINUOUS = 0, /* AfMode continuous where the camera has it; a fixed-focus camera is left be */
+    KS_LC_AF_OFF,            /* the camera's own default: nothing set */
+    KS_LC_AF_MANUAL,         /* AfMode manual at lens_position */
+    KS_LC_AF_AUTO,           /* one autofocus sweep at start (AfMode auto, AfTrigger start) */
 };
 
 /* A control by libcamera's name (ExposureTime, AnalogueGain, Brightness...). */

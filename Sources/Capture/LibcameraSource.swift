@@ -17,6 +17,8 @@ public final class LibcameraSource: FrameSource {
     private let api: UnsafePointer<ks_lc_api>
     private var camera: OpaquePointer?
     private var luma: LumaExtractor?
+    /// Where next() writes why it failed; kept, so that a frame costs no allocation.
+    private var message = [CChar](repeating: 0, count: 256)
     private let device: String
     public private(set) var status: CameraStatus
     public private(set) var skippedFrames = 0
@@ -61,7 +63,6 @@ public final class LibcameraSource: FrameSource {
     public func nextFrame(timeoutMilliseconds: Int32) throws(CameraError) -> Frame? {
         guard let camera else { return nil }
         var frame = ks_lc_frame()
-        var message = [CChar](repeating: 0, count: 256)
         let result = api.pointee.next!(camera, timeoutMilliseconds, &frame, &message, message.count)
         switch ks_lc_result(UInt32(result)) {
         case KS_LC_OK:
@@ -82,20 +83,22 @@ public final class LibcameraSource: FrameSource {
         api.pointee.close!(camera)
     }
 
+    /// The stream's format and size are fixed from open to close: the extractor is made for the
+    /// first frame and kept.
     private func frame(from frame: ks_lc_frame) -> Frame? {
-        guard let data = frame.data, let format = PixelFormat.allCases.first(where: { $0.fourcc == frame.fourcc }) else { return nil }
-        let width = Int(frame.width)
-        let height = Int(frame.height)
-        if luma == nil || luma?.format != format || luma?.width != width || luma?.height != height {
+        guard let data = frame.data else { return nil }
+        if luma == nil {
+            guard let format = PixelFormat.allCases.first(where: { $0.fourcc == frame.fourcc }) else { return nil }
+            let width = Int(frame.width)
             let bytesPerLine = max(Int(frame.stride), format.luma.isPacked ? width * 2 : width)
-            luma = LumaExtractor(format: format, width: width, height: height, bytesPerLine: bytesPerLine)
+            luma = LumaExtractor(format: format, width: width, height: Int(frame.height), bytesPerLine: bytesPerLine)
         }
         return luma?.frame(in: data, length: frame.length, used: frame.used, timestamp: frame.timestamp_ns, sequence: frame.sequence)
     }
 
     static func autofocus(_ mode: CameraConfig.Autofocus) -> ks_lc_autofocus {
         switch mode {
-        case .continuous: KS_LC_AF_DEFAULT
+        case .continuous: KS_LC_AF_CONTINUOUS
         case .auto: KS_LC_AF_AUTO
         case .manual: KS_LC_AF_MANUAL
         case .off: KS_LC_AF_OFF

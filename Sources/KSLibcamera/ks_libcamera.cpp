@@ -240,14 +240,8 @@ void planControls(ks_lc_camera *c, const ks_lc_settings *settings, Plan *plan) {
     bool hasAf = infos.find(controls::AfMode.id()) != infos.end();
     bool hasLens = infos.find(controls::LensPosition.id()) != infos.end();
     switch (settings->autofocus) {
-    case KS_LC_AF_DEFAULT:
-        if (hasAf) plan->persistent.set(controls::AfMode.id(), ControlValue(int32_t(controls::AfModeContinuous)));
-        break;
     case KS_LC_AF_CONTINUOUS:
-        if (hasAf)
-            plan->persistent.set(controls::AfMode.id(), ControlValue(int32_t(controls::AfModeContinuous)));
-        else
-            c->note("autofocus: continuous asked, but the camera has no autofocus (no AfMode control)");
+        if (hasAf) plan->persistent.set(controls::AfMode.id(), ControlValue(int32_t(controls::AfModeContinuous)));
         break;
     case KS_LC_AF_AUTO:
         if (hasAf) {

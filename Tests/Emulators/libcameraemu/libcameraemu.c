@@ -79,16 +79,14 @@ static void apply_settings(struct ks_lc_camera *c, const struct ks_lc_settings *
                  c->scene.autofocus ? ",AfMode,LensPosition,AfTrigger" : "");
     }
     switch (settings->autofocus) {
-    case KS_LC_AF_DEFAULT:
+    case KS_LC_AF_CONTINUOUS:
         if (c->scene.autofocus) ksemu_log("af", "mode=continuous");
         break;
-    case KS_LC_AF_CONTINUOUS:
     case KS_LC_AF_AUTO:
         if (c->scene.autofocus)
-            ksemu_log("af", "mode=%s", settings->autofocus == KS_LC_AF_AUTO ? "auto trigger=start" : "continuous");
+            ksemu_log("af", "mode=auto trigger=start");
         else
-            note(c, "autofocus: %s asked, but the camera has no autofocus (no AfMode control)",
-                 settings->autofocus == KS_LC_AF_AUTO ? "auto" : "continuous");
+            note(c, "autofocus: auto asked, but the camera has no autofocus (no AfMode control)");
         break;
     case KS_LC_AF_MANUAL:
         if (c->scene.autofocus)
