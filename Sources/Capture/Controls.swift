@@ -1,5 +1,6 @@
 import CV4L2
 import Logging
+import SystemPackage
 
 extension V4L2Camera {
     /// Sets V4L2 controls by the names v4l2-ctl prints; a control the camera lacks is a warning.
@@ -14,7 +15,7 @@ extension V4L2Camera {
             }
             // The config file holds V4L2 values to whole numbers within Int32.
             let number = Int32(exactly: value.rounded()) ?? (value < 0 ? .min : .max)
-            if set(device, id: control.id, value: number) {
+            if (try? set(device, id: control.id, value: number)) != nil {
                 logger.info("camera control \(name) = \(number)")
             } else {
                 refused.append((name, control.id, number))
@@ -24,9 +25,8 @@ extension V4L2Camera {
         // takes focus_absolute only once focus_automatic_continuous is 0, and names do not sort
         // that way. So what was refused is tried once more, after every mode is set.
         for control in refused {
-            var setting = v4l2_control(id: control.id, value: control.value)
             do {
-                try device.ioctl(KS_VIDIOC_S_CTRL, &setting)
+                try set(device, id: control.id, value: control.value)
                 logger.info("camera control \(control.name) = \(control.value)")
             } catch {
                 logger.warning("camera control \(control.name) = \(control.value) refused: \(error)")
@@ -34,9 +34,9 @@ extension V4L2Camera {
         }
     }
 
-    private static func set(_ device: V4L2Device, id: UInt32, value: Int32) -> Bool {
+    private static func set(_ device: V4L2Device, id: UInt32, value: Int32) throws(Errno) {
         var setting = v4l2_control(id: id, value: value)
-        return (try? device.ioctl(KS_VIDIOC_S_CTRL, &setting)) != nil
+        try device.ioctl(KS_VIDIOC_S_CTRL, &setting)
     }
 
     /// The camera's controls by v4l2-ctl name.

@@ -14,9 +14,7 @@ public enum SourceOpener {
         case libcamera(String)
 
         public init(_ setting: String) {
-            var camera = CameraConfig()
-            camera.device = setting
-            if let id = camera.libcameraID {
+            if let id = CameraConfig.libcameraID(of: setting) {
                 self = .libcamera(id)
             } else if setting == "auto" {
                 self = .firstCaptureDevice

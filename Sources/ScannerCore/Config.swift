@@ -73,7 +73,10 @@ public struct CameraConfig: Sendable, Hashable {
     public var lensPosition: Double?
 
     /// For `libcamera` or `libcamera:ID`, the camera's id ("" for the first camera); nil for any other device.
-    public var libcameraID: String? {
+    public var libcameraID: String? { Self.libcameraID(of: device) }
+
+    /// The libcamera camera id a `camera.device` setting names, as `libcameraID`.
+    public static func libcameraID(of device: String) -> String? {
         if device == "libcamera" { return "" }
         return device.hasPrefix("libcamera:") ? String(device.dropFirst("libcamera:".count)) : nil
     }
