@@ -126,14 +126,8 @@ import Testing
             }.start()
         }
 
-        /// Waits, polling, until `condition` holds; false after `seconds`.
         func wait(seconds: Double = 30, until condition: () -> Bool) -> Bool {
-            let deadline = Date().addingTimeInterval(seconds)
-            while !condition() {
-                if Date() > deadline { return false }
-                usleep(2_000)
-            }
-            return true
+            Fixtures.wait(seconds: seconds, until: condition)
         }
 
         func stop() {

@@ -6,6 +6,16 @@ import Testing
 
 /// Configs and frames shared by the daemon tests.
 enum Fixtures {
+    /// Waits, polling every 2 ms, until `condition` holds; false after `seconds`.
+    static func wait(seconds: Double, until condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while !condition() {
+            if Date() > deadline { return false }
+            usleep(2_000)
+        }
+        return true
+    }
+
     /// A camera busy or forbidden at open (the emulator's `open` key), through whichever source
     /// `start` runs: the state comes with its hint, is logged once and not on every retry, and the
     /// freed camera is taken by the retry.

@@ -32,16 +32,6 @@ import Testing
         ((try? String(contentsOfFile: camera.log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init).filter { $0.hasPrefix(event + " ") }
     }
 
-    /// Polls `condition` until it holds or 10 s pass.
-    static func eventually(_ condition: () -> Bool) -> Bool {
-        let deadline = Date().addingTimeInterval(10)
-        while !condition() {
-            guard Date() < deadline else { return false }
-            usleep(10_000)
-        }
-        return true
-    }
-
     @Test(arguments: ["NV12", "YU12", "GREY", "YUYV", "MJPG"])
     func everyStreamFormatIsRead(format: String) throws {
         try camera.plug(["formats": format, "frame": frame("libcamera \(format)")])
@@ -78,7 +68,7 @@ import Testing
         #expect((lost["detail"] as? String)?.contains("disconnected") == true, "\(lost)")
         #expect(lost["torch"] as? String == "off")
         #expect(!emulatorLog("removed").isEmpty)
-        #expect(Self.eventually { !emulatorLog("close").isEmpty }, "the camera was closed after the unplug")
+        #expect(Fixtures.wait(seconds: 10) { !emulatorLog("close").isEmpty }, "the camera was closed after the unplug")
         try camera.plug(["frame": frame("second plug")])
         #expect(client.waitForScan("second plug", timeout: 15).match != nil)
         let status = try #require(client.command("status")?["status"] as? [String: Any])

@@ -119,6 +119,15 @@ static char *fourcc(uint32_t f, char s[5]) {
     return s;
 }
 
+// Stops an output stream and gives its n mmap buffers back (uvcfeeder uses it too).
+static void release_output(int fd, void **maps, size_t *lens, int n) {
+    int type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+    xioctl(fd, VIDIOC_STREAMOFF, &type);
+    for (int i = 0; i < n; i++) if (maps[i]) munmap(maps[i], lens[i]), maps[i] = NULL;
+    struct v4l2_requestbuffers rb = { .count = 0, .type = V4L2_BUF_TYPE_VIDEO_OUTPUT, .memory = V4L2_MEMORY_MMAP };
+    xioctl(fd, VIDIOC_REQBUFS, &rb);
+}
+
 #define NBUF 3
 
 int main(int argc, char **argv) {
@@ -164,11 +173,7 @@ int main(int argc, char **argv) {
             if (!streaming || cf.fmt.pix.pixelformat != current.pixelformat ||
                 cf.fmt.pix.width != current.width || cf.fmt.pix.height != current.height) {
                 if (streaming) {
-                    int type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
-                    xioctl(out, VIDIOC_STREAMOFF, &type);
-                    for (int i = 0; i < NBUF; i++) if (maps[i]) munmap(maps[i], lens[i]), maps[i] = NULL;
-                    struct v4l2_requestbuffers rb = { .count = 0, .type = V4L2_BUF_TYPE_VIDEO_OUTPUT, .memory = V4L2_MEMORY_MMAP };
-                    xioctl(out, VIDIOC_REQBUFS, &rb);
+                    release_output(out, maps, lens, NBUF);
                     streaming = 0;
                 }
                 struct v4l2_format of = { .type = V4L2_BUF_TYPE_VIDEO_OUTPUT };

@@ -207,11 +207,7 @@ static int encode_jpeg(int width, int height) {
 
 static void stop_stream(int fd) {
     if (!streaming) return;
-    int type = V4L2_BUF_TYPE_VIDEO_OUTPUT;
-    xioctl(fd, VIDIOC_STREAMOFF, &type);
-    for (int i = 0; i < BUFFERS; i++) if (maps[i]) munmap(maps[i], lengths[i]), maps[i] = NULL;
-    struct v4l2_requestbuffers rb = {.count = 0, .type = V4L2_BUF_TYPE_VIDEO_OUTPUT, .memory = V4L2_MEMORY_MMAP};
-    xioctl(fd, VIDIOC_REQBUFS, &rb);
+    release_output(fd, maps, lengths, BUFFERS);
     streaming = 0;
     fprintf(stderr, "uvcfeeder: stream stopped\n");
 }
