@@ -13,7 +13,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
-        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
+        // 2.101: a channel's socket descriptor for SIOCOUTQ (`withUnsafeTransportIfAvailable`).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
     ],
     targets: [
         // C libraries, each behind one thin shim module.
@@ -42,6 +43,8 @@ let package = Package(
         .systemLibrary(name: "CLibcameraAPI"),
         // glibc's malloc_trim (no library: libc).
         .systemLibrary(name: "CMalloc"),
+        // ioctl(SIOCOUTQ): what a socket's peer has not read yet (no library: libc).
+        .systemLibrary(name: "CSocketQueue"),
 
         // Pure Swift: frames, viewport, symbols and reads, AIM, GS1, content types, config model.
         .target(name: "ScannerCore"),
@@ -79,6 +82,7 @@ let package = Package(
             dependencies: [
                 "ScannerCore", "ScannerProtocol", "Keymaps", "CUInput", .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The config file, parsed with libyaml into the ScannerCore model.
@@ -88,7 +92,7 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "ScannerCore", "ScannerProtocol", "Capture", "Decoding", "ConfigFile", "Feedback", "Outputs", "CMalloc",
+                "ScannerCore", "ScannerProtocol", "Capture", "Decoding", "ConfigFile", "Feedback", "Outputs", "CMalloc", "CSocketQueue",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -91,7 +91,7 @@ public enum ConfigFile {
         var gpio = try top.section("gpio")
         try readGPIO(&gpio, into: &config.gpio)
         var feedback = try top.section("feedback")
-        try readFeedback(&feedback, into: &config.gpio)
+        try readFeedback(&feedback, into: &config.gpio, acknowledge: config.socket.acknowledge)
         if let outputs = top.value("outputs") { config.outputs = try readOutputs(outputs) }
         var mqtt = try top.section("mqtt")
         try readMQTT(&mqtt, into: &config.mqtt)
@@ -245,6 +245,13 @@ public enum ConfigFile {
             socket.controlGroup = group.isEmpty ? nil : group
         }
         if let value = section.value("images") { socket.images = try value.bool() }
+        if let value = section.value("acknowledge") { socket.acknowledge = try value.choice(SocketConfig.Acknowledge.self) }
+        if let value = section.value("ack_timeout") { socket.ackTimeoutSeconds = try value.double(in: 0.05...600) }
+        if let value = section.value("read_timeout") { socket.readTimeoutSeconds = try value.double(in: 0.05...600) }
+        if let value = section.value("consumer_group") {
+            let group = try value.string()
+            socket.consumerGroup = group.isEmpty ? nil : group
+        }
         try readFormatting(&section, into: &socket.formatting)
         try section.finish()
     }

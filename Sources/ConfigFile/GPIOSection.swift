@@ -15,7 +15,7 @@ extension ConfigFile {
         try section.finish()
     }
 
-    static func readFeedback(_ section: inout Section, into gpio: inout GPIOConfig) throws(ConfigError) {
+    static func readFeedback(_ section: inout Section, into gpio: inout GPIOConfig, acknowledge: SocketConfig.Acknowledge) throws(ConfigError) {
         var goodRead = try section.section("good_read")
         gpio.goodRead = try pattern(&goodRead, default: gpio.goodRead)
         var error = try section.section("error")
@@ -28,10 +28,23 @@ extension ConfigFile {
         gpio.startup = try pattern(&startup, default: gpio.startup)
         var beep = try section.section("beep")
         gpio.beep = try pattern(&beep, default: gpio.beep)
+        var rejected = try section.section("rejected")
+        gpio.rejected = try pattern(&rejected, default: gpio.rejected)
+        var named = try section.section("named")
+        for name in named.allKeys() {
+            var patternSection = try named.section(name)
+            guard GPIOConfig.isPatternName(name) else {
+                throw patternSection.error("a pattern's name is what `nak SEQ NAME` sends: letters, digits, '-' and '_', at most 32")
+            }
+            gpio.named[name] = try pattern(&patternSection, default: gpio.rejected)
+        }
+        try named.finish()
         if let value = section.value("beep_after") {
-            let text = try value.string()
-            guard let acceptance = ["accepted": true, "decoded": false][text] else { throw value.error("expected accepted or decoded") }
-            gpio.beepAfterAcceptance = acceptance
+            gpio.beepAfter = try value.choice(GPIOConfig.BeepAfter.self)
+            // Without acks no read would ever sound the good-read pattern.
+            if gpio.beepAfter == .acknowledged && acknowledge != .required {
+                throw value.error("acknowledged needs socket.acknowledge: required")
+            }
         }
         try section.finish()
     }

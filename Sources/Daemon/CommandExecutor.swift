@@ -24,8 +24,8 @@ final class CommandExecutor: CommandTarget {
 
     func execute(_ command: Command) -> Result<Void, CommandError> {
         switch command {
-        case .status, .subscribe, .unsubscribe, .metrics, .snapshot, .record:
-            // Answered by the socket server itself.
+        case .status, .subscribe, .unsubscribe, .metrics, .snapshot, .record, .ack, .nak:
+            // Answered by delivery itself.
             return .success(())
         case .pause:
             state.change { $0.paused = true }

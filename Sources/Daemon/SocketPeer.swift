@@ -14,7 +14,7 @@ struct SocketPeer: Sendable, CustomStringConvertible {
         // On the channel's event loop the option is read at once and the future is already complete.
         var credentials: Credentials?
         provider.unsafeGetSocketOption(level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
-            .whenSuccess { (value: Credentials) in credentials = value }
+            .assumeIsolated().whenSuccess { (value: Credentials) in credentials = value }
         return credentials.map { SocketPeer(uid: $0.uid, gid: $0.gid, pid: $0.pid) }
     }
 
@@ -28,34 +28,51 @@ struct SocketPeer: Sendable, CustomStringConvertible {
     }
 }
 
-/// What a connection may do (README, "The socket": who may do what). Reading scans, `status` and
-/// `metrics` are for anyone who can open the socket; control commands and camera images are for
+/// What a connection may do (README, "The socket": who may do what). `status` and `metrics` are
+/// for anyone who can open the socket; taking reads for root and the members of
+/// `socket.consumer_group` (anyone, when it is not set); control commands and camera images for
 /// root and the members of `socket.control_group`.
 struct SocketAccess: Sendable {
     /// The control group's id, when one is configured and exists.
     let controlGID: gid_t?
     let controlGroup: String?
+    /// The consumer group's id, when one is configured and exists.
+    let consumerGID: gid_t?
+    let consumerGroup: String?
 
-    init(controlGroup: String?, logger: Logger) {
+    init(controlGroup: String?, consumerGroup: String?, logger: Logger) {
         self.controlGroup = controlGroup
-        guard let controlGroup else {
-            controlGID = nil
-            return
-        }
-        if let group = getgrnam(controlGroup) {
-            controlGID = group.pointee.gr_gid
-        } else {
-            controlGID = nil
-            logger.error("socket.control_group '\(controlGroup)' does not exist: only root may control the scanner")
-        }
+        self.consumerGroup = consumerGroup
+        controlGID = Self.groupID(controlGroup, key: "socket.control_group", who: "only root may control the scanner", logger: logger)
+        consumerGID = Self.groupID(consumerGroup, key: "socket.consumer_group", who: "only root may take reads", logger: logger)
+    }
+
+    private static func groupID(_ name: String?, key: String, who: String, logger: Logger) -> gid_t? {
+        guard let name else { return nil }
+        if let group = getgrnam(name) { return group.pointee.gr_gid }
+        logger.error("\(key) '\(name)' does not exist: \(who)")
+        return nil
     }
 
     /// Whether `peer` may send control commands and see camera images.
-    func mayControl(_ peer: SocketPeer?) -> Bool {
+    func mayControl(_ peer: SocketPeer?) -> Bool { Self.isMember(peer, of: controlGID) }
+
+    /// Whether `peer` may take reads.
+    func mayConsume(_ peer: SocketPeer?) -> Bool {
+        consumerGroup == nil || Self.isMember(peer, of: consumerGID)
+    }
+
+    /// Whether `peer` is root or in the group `gid`.
+    private static func isMember(_ peer: SocketPeer?, of gid: gid_t?) -> Bool {
         guard let peer else { return false }
         if peer.uid == 0 { return true }
-        guard let controlGID else { return false }
-        return peer.gid == controlGID || Self.supplementaryGroups(of: peer.uid, primary: peer.gid).contains(controlGID)
+        guard let gid else { return false }
+        return peer.gid == gid || supplementaryGroups(of: peer.uid, primary: peer.gid).contains(gid)
+    }
+
+    /// What to tell a peer that may not take reads.
+    var consumeRefusal: String {
+        "permission denied: taking reads needs root or group \(consumerGroup ?? "root") (socket.consumer_group)"
     }
 
     /// What to tell a peer that may not control.

@@ -46,20 +46,28 @@ public enum Supervisor {
         let executor = CommandExecutor(state: state, feedback: feedback, outputs: outputs, triggerSeconds: config.scanner.triggerTimeoutSeconds)
         hostRequests.withLock { $0 = executor }
         let tap = FrameTap()
-        let server = SocketServer(config: config.socket, eventLoop: group.next(), counters: counters, target: executor, tap: tap, logger: logger)
-        relay.server = server
-        let router = OutputRouter(
-            socket: server, outputs: outputs, feedback: feedback, beepAfterAcceptance: config.gpio.beepAfterAcceptance, logger: logger)
-        let loop = CaptureLoop(config: config, state: state, counters: counters, feedback: feedback, sink: router, tap: tap, notifier: notifier, logger: logger)
+        // Delivery lives on the socket's event loop: made there, and reached there only.
+        let eventLoop = group.next()
+        let delivery = try await eventLoop.submit {
+            NIOLoopBound(
+                Delivery(
+                    config: config.socket, eventLoop: eventLoop, counters: counters, feedback: feedback, beepAfter: config.gpio.beepAfter,
+                    outputs: outputs, target: executor, tap: tap, logger: logger),
+                eventLoop: eventLoop)
+        }.get()
+        let server = SocketServer(config: config.socket, delivery: delivery, logger: logger)
+        relay.server.withLock { $0 = server }
+        let inlet = ReadInlet(delivery: delivery, config: config.socket)
+        let loop = CaptureLoop(config: config, state: state, counters: counters, feedback: feedback, sink: inlet, tap: tap, notifier: notifier, logger: logger)
 
         gpio?.watchTrigger { [executor, logger] in
             if case .failure(let error) = executor.execute(.trigger) { logger.notice("trigger button: \(error.message)") }
         }
         let metricsFile = MetricsFileService(config: config.metrics, counters: counters, target: executor, logger: logger)
-        // Services stop in reverse order: GPIO, first here, releases its lines after capture has stopped.
+        // Services stop in reverse order: GPIO, first here, releases its lines after capture has
+        // stopped, and the outputs close their devices after the socket has.
         let services: [any Service] =
-            (gpio.map { [$0] } ?? []) + [
-                OutputsService(outputs: outputs),
+            (gpio.map { [$0] } ?? []) + outputs + [
                 SocketService(server: server, notifier: notifier, logger: logger),
                 CaptureService(loop: loop, state: state),
                 metricsFile,
@@ -80,10 +88,9 @@ public enum Supervisor {
 }
 
 /// Carries state changes to the socket, which is made after the state it reports.
-final class StateRelay: @unchecked Sendable {
-    // Set once before any service starts, read afterwards.
-    var server: SocketServer?
-    func publish(_ snapshot: ScannerSnapshot) { server?.publish(snapshot) }
+final class StateRelay: Sendable {
+    let server = Mutex<SocketServer?>(nil)
+    func publish(_ snapshot: ScannerSnapshot) { server.withLock { $0 }?.publish(snapshot) }
 }
 
 /// The socket as a service: bound first, READY=1 once it is, removed last.

@@ -11,6 +11,8 @@ public protocol Feedback: Sendable {
     func held()
     /// A read will never be delivered.
     func dropped()
+    /// A consumer refused a read (`nak`); `name` is the pattern it asked for, if any.
+    func rejected(_ name: String?)
     /// The `beep` socket command.
     func beep()
 }
@@ -23,5 +25,6 @@ public struct NoFeedback: Feedback {
     public func error() {}
     public func held() {}
     public func dropped() {}
+    public func rejected(_ name: String?) {}
     public func beep() {}
 }

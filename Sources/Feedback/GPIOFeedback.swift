@@ -60,6 +60,8 @@ public final class GPIOFeedback: Feedback, Service {
     public func error() { player.play(config.error) }
     public func held() { player.play(config.held) }
     public func dropped() { player.play(config.dropped) }
+    /// The named pattern, or the `rejected` one when the name is not configured.
+    public func rejected(_ name: String?) { player.play(name.flatMap { config.named[$0] } ?? config.rejected) }
     public func beep() { player.play(config.beep) }
 
     public func run() async throws {

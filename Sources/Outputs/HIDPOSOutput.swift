@@ -1,6 +1,7 @@
 import Logging
 import ScannerCore
 import ScannerProtocol
+import ServiceLifecycle
 
 /// The board as a USB HID Point of Sale bar code scanner (the gadget's hid-pos function): each
 /// read is sent as Scanned Data Reports with its AIM identifier (`HIDPOS`), so that the host gets
@@ -23,14 +24,15 @@ public final class HIDPOSOutput: Output {
         function = HIDGadgetFunction(path: pos.device, role: "HID POS scanner")
         self.onRequest = onRequest
         self.logger = logger
-        OwnThread.start(name: "hid-pos") { [self] in run() }
     }
 
     public func send(_ read: Read, done: @escaping @Sendable (Bool) -> Void) { worker.enqueue(read, done: done) }
     public var health: OutputHealth { worker.healthState.withLock { $0 } }
-    public func stop() { worker.stop() }
 
-    private func run() {
+    public func run() async throws { await worker.run(thread: "hid-pos") { [self] in serve() } }
+
+    /// The output's thread: opens its device, sends each read, closes the device once stopped.
+    private func serve() {
         worker.serve(device: function, format: format, logger: logger, ready: "ready", idle: takeHostReports) { _, bytes, aim throws(DeviceError) in
             try function.write(HIDPOS.reports(data: bytes, aim: aim), partOfReadSent: false)
         }

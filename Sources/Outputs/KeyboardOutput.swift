@@ -4,6 +4,7 @@ import Keymaps
 import Logging
 import ScannerCore
 import ScannerProtocol
+import ServiceLifecycle
 
 /// A virtual keyboard device: where key actions become key presses. Backends: uinput (the board's
 /// own session) and the USB HID gadget (the board as the POS PC's keyboard).
@@ -42,14 +43,15 @@ public final class KeyboardOutput: Output {
             case .hidGadget: HIDGadgetKeyboard(path: keyboard.device, layout: layout, capsLockCompensation: keyboard.capsLockCompensation)
             }
         self.logger = logger
-        OwnThread.start(name: "keyboard") { [self] in run() }
     }
 
     public func send(_ read: Read, done: @escaping @Sendable (Bool) -> Void) { worker.enqueue(read, done: done) }
     public var health: OutputHealth { worker.healthState.withLock { $0 } }
-    public func stop() { worker.stop() }
 
-    private func run() {
+    public func run() async throws { await worker.run(thread: "keyboard") { [self] in serve() } }
+
+    /// The output's thread: opens its device, sends each read, closes the device once stopped.
+    private func serve() {
         worker.serve(device: device, format: format, logger: logger, ready: "ready, layout \(config.layout)") { item, bytes, _ throws(DeviceError) in
             let typed = typist.actions(for: bytes)
             if !typed.missing.isEmpty {

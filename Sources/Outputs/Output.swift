@@ -4,20 +4,21 @@ import Glibc
 import Logging
 import ScannerCore
 import ScannerProtocol
+import ServiceLifecycle
 import Synchronization
 
-/// A place reads go besides the socket: a serial port or a keyboard wedge. Each runs on a thread
-/// of its own behind a bounded queue, so a failed or slow output never blocks capture or the others.
-public protocol Output: Sendable {
+/// A place reads go besides the socket: a serial port or a keyboard wedge. As a service, its
+/// device lives as long as `run()`: opened on a thread of its own when it starts, closed before it
+/// returns. Reads wait behind a bounded queue, so a failed or slow output never blocks capture,
+/// delivery or the others.
+public protocol Output: Service {
     /// The name logs and `status` use, e.g. `serial /dev/ttyGS0`.
     var name: String { get }
-    /// Queues `read`; `done` is called once, with true when the output sent it and false when it gave up.
+    /// Queues `read` (also before `run()` starts); `done` is called once, on the output's thread,
+    /// with true when the output sent it and false when it gave up.
     func send(_ read: Read, done: @escaping @Sendable (Bool) -> Void)
     /// How the output is doing.
     var health: OutputHealth { get }
-    /// Stops the thread; queued reads are given up (and counted). Returns once the device is closed
-    /// (a uinput keyboard destroyed, a port's lines restored), or after a second if the thread hangs.
-    func stop()
 }
 
 /// Why an output's device (a virtual keyboard, a HID gadget function) could not take a read.
@@ -54,7 +55,6 @@ final class OutputWorker: Sendable {
     let maxAge: Double
     private let queue = Mutex<(items: [Item], stopped: Bool)>(([], false))
     private let wake = DispatchSemaphore(value: 0)
-    private let closed = DispatchSemaphore(value: 0)
     let healthState: Mutex<OutputHealth>
 
     init(name: String, capacity: Int, maxAge: Double) {
@@ -113,9 +113,43 @@ final class OutputWorker: Sendable {
 
     var isStopped: Bool { queue.withLock { $0.stopped } }
 
-    /// Stops taking reads, gives up those waiting, and waits up to `timeout` seconds for the
-    /// thread to say it closed its device (`finished()`), so that the process does not exit first.
-    func stop(timeout: Double = 1) {
+    /// An output's `run()`: `serve` on a thread named `thread` until graceful shutdown (or
+    /// cancellation), which stops the queue (waiting reads are given up and counted); returns once
+    /// `serve` returned, its device closed, or a second after the stop if the thread hangs in a
+    /// device call, so that no output holds up SIGTERM.
+    func run(thread: String, _ serve: @escaping @Sendable () -> Void) async {
+        let finished = Mutex<(continuation: CheckedContinuation<Void, Never>?, done: Bool)>((nil, false))
+        let finish: @Sendable () -> Void = {
+            let continuation = finished.withLock { state -> CheckedContinuation<Void, Never>? in
+                defer { state = (nil, true) }
+                return state.continuation
+            }
+            continuation?.resume()
+        }
+        await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let done = finished.withLock { state in
+                        state.continuation = continuation
+                        return state.done
+                    }
+                    if done { return finish() }
+                    OwnThread.start(name: thread) {
+                        serve()
+                        finish()
+                    }
+                }
+            } onGracefulShutdown: {
+                self.stop(then: finish)
+            }
+        } onCancel: {
+            self.stop(then: finish)
+        }
+    }
+
+    /// Stops taking reads and gives up those waiting; `finish` runs a second later, in case the
+    /// thread hangs in a device call.
+    private func stop(then finish: @escaping @Sendable () -> Void) {
         let left = queue.withLock { state -> [Item] in
             state.stopped = true
             defer { state.items.removeAll() }
@@ -123,11 +157,11 @@ final class OutputWorker: Sendable {
         }
         for item in left { fail(item, reason: "shutdown") }
         wake.signal()
-        _ = closed.wait(timeout: .now() + timeout)
+        OwnThread.start(name: "output-stop") {
+            usleep(1_000_000)
+            finish()
+        }
     }
-
-    /// Called by the output's thread as its last act, after closing its device.
-    func finished() { closed.signal() }
 
     func setState(_ state: String, _ detail: String? = nil) {
         healthState.withLock {
@@ -222,6 +256,5 @@ final class OutputWorker: Sendable {
             }
         }
         device.close()
-        finished()
     }
 }

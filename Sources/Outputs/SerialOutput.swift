@@ -3,6 +3,7 @@ import Glibc
 import Logging
 import ScannerCore
 import ScannerProtocol
+import ServiceLifecycle
 import SystemPackage
 
 /// Reads written to a serial port (a USB-serial adapter, or the board's USB CDC-ACM gadget
@@ -21,14 +22,15 @@ public final class SerialOutput: Output {
         format = output.format
         worker = OutputWorker(name: output.name, capacity: output.holdCount, maxAge: output.holdSeconds)
         self.logger = logger
-        OwnThread.start(name: "serial") { [self] in run() }
     }
 
     public func send(_ read: Read, done: @escaping @Sendable (Bool) -> Void) { worker.enqueue(read, done: done) }
     public var health: OutputHealth { worker.healthState.withLock { $0 } }
-    public func stop() { worker.stop() }
 
-    private func run() {
+    public func run() async throws { await worker.run(thread: "serial") { [self] in serve() } }
+
+    /// The output's thread: opens the port, sends each read, closes the port once stopped.
+    private func serve() {
         var port: FileDescriptor?
         // Logged when it changes; the first state is always logged.
         var lastProblem: String? = "starting"
@@ -73,7 +75,6 @@ public final class SerialOutput: Output {
             }
         }
         try? port?.close()
-        worker.finished()
     }
 
     private enum WriteResult {

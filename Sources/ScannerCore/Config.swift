@@ -218,6 +218,23 @@ public struct SocketConfig: Sendable, Hashable {
     public var images = true
     /// GTIN options and rules for the data the socket sends: the plain line, and `formatted` in JSON.
     public var formatting = Formatting()
+    /// Whether a read is delivered when a consumer read it, or only when a consumer acked it.
+    public var acknowledge = Acknowledge.none
+    /// With `acknowledge: required`, how long a consumer has to ack a read written to it.
+    public var ackTimeoutSeconds = 2.0
+    /// How long a read written to consumers may stay unread by all of them before it is held again
+    /// (or goes to the next consumer).
+    public var readTimeoutSeconds = 2.0
+    /// The group (besides root) whose members may consume scans; nil: anyone who can open the socket.
+    public var consumerGroup: String?
+
+    /// When a read written to a consumer counts as delivered.
+    public enum Acknowledge: String, Sendable, Hashable, CaseIterable {
+        /// Once the consumer's process has read its line (the kernel's unread count for the socket).
+        case none
+        /// Once the consumer answered `ack SEQ`.
+        case required
+    }
 
     public init() {}
 }

@@ -87,11 +87,31 @@ public struct GPIOConfig: Sendable, Hashable {
     public var startup = FeedbackPattern(beep: 0.05, flash: 0.05, repeatCount: 2, gap: 0.08)
     /// The socket's `beep` command.
     public var beep = FeedbackPattern(beep: 0.15, flash: 0)
-    /// Give the good-read beep once an output accepted the read (as commercial scanners do), or
-    /// as soon as it is decoded.
-    public var beepAfterAcceptance = true
+    /// A read a consumer refused (`nak SEQ`) without naming a pattern, or naming one not in `named`.
+    public var rejected = FeedbackPattern(beep: 0.3, flash: 0.3, repeatCount: 2, gap: 0.1)
+    /// Patterns a consumer may name in `nak SEQ NAME` (`not-found`, `age-check`...).
+    public var named: [String: FeedbackPattern] = [:]
+    /// When the good-read pattern sounds.
+    public var beepAfter = BeepAfter.accepted
+
+    /// When the good-read pattern sounds (`feedback.beep_after`).
+    public enum BeepAfter: String, Sendable, Hashable, CaseIterable {
+        /// As soon as the code is decoded.
+        case decoded
+        /// Once the socket delivered the read or an output sent it (as commercial scanners do).
+        case accepted
+        /// Once a socket consumer acked it (`socket.acknowledge: required`): the POS has it on the bill.
+        case acknowledged
+    }
 
     public init() {}
+
+    /// Whether `word` may name a pattern in `named`, and so be a nak's reason (which is also logged):
+    /// lower-case letters, digits, '-' and '_', at most 32.
+    public static func isPatternName(_ word: String) -> Bool {
+        (1...32).contains(word.utf8.count)
+            && word.utf8.allSatisfy { $0 == 0x2D || $0 == 0x5F || (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }
+    }
 
     /// Whether any line is configured.
     public var isEmpty: Bool { torch == nil && buzzer == nil && flash == nil && trigger == nil }

@@ -18,6 +18,10 @@ public enum Command: Equatable, Sendable {
     case snapshot
     /// Every frame for this many seconds, as JSON `frame` events (for `kiosk-scanner record`).
     case record(seconds: Double)
+    /// The consumer took read `seq` (nil: the oldest read awaiting this connection's answer).
+    case ack(seq: UInt64?)
+    /// The consumer refuses read `seq` (nil: the oldest awaiting); `reason` may name a feedback pattern.
+    case nak(seq: UInt64?, reason: String?)
 
     /// The longest recording one `record` command asks for.
     public static let maxRecordSeconds = 3600.0
@@ -48,6 +52,20 @@ public enum Command: Equatable, Sendable {
                 return .failure(CommandError("usage: record SECONDS (more than 0, at most \(Int(maxRecordSeconds)))"))
             }
             return .success(.record(seconds: seconds))
+        case "ack":
+            guard arguments.count <= 1 else { return .failure(CommandError("usage: ack [SEQ]")) }
+            guard let word = arguments.first else { return .success(.ack(seq: nil)) }
+            guard let seq = UInt64(word) else { return .failure(CommandError("usage: ack [SEQ] (SEQ is a read's seq)")) }
+            return .success(.ack(seq: seq))
+        case "nak":
+            // `nak`, `nak SEQ`, `nak REASON` or `nak SEQ REASON`: a word of digits is the seq.
+            var rest = arguments[...]
+            let seq = rest.first.flatMap { UInt64($0) }
+            if seq != nil { rest = rest.dropFirst() }
+            guard rest.count <= 1, rest.allSatisfy(GPIOConfig.isPatternName) else {
+                return .failure(CommandError("usage: nak [SEQ] [REASON] (REASON: letters, digits, '-' and '_', at most 32)"))
+            }
+            return .success(.nak(seq: seq, reason: rest.first))
         case "torch":
             guard arguments.count == 1, let mode = TorchMode(rawValue: arguments.first!) else {
                 return .failure(CommandError("usage: torch on|off|auto"))
@@ -56,7 +74,7 @@ public enum Command: Equatable, Sendable {
         default:
             return .failure(
                 CommandError(
-                    "unknown command '\(String(verb.prefix(32)))' (commands: subscribe, unsubscribe, status, metrics, pause, resume, trigger, torch on|off|auto, beep, snapshot, record SECONDS)"
+                    "unknown command '\(String(verb.prefix(32)))' (commands: subscribe, unsubscribe, status, metrics, pause, resume, trigger, torch on|off|auto, beep, snapshot, record SECONDS, ack [SEQ], nak [SEQ] [REASON])"
                 ))
         }
     }
@@ -75,6 +93,8 @@ public enum Command: Equatable, Sendable {
         case .metrics: "metrics"
         case .snapshot: "snapshot"
         case .record: "record"
+        case .ack: "ack"
+        case .nak: "nak"
         }
     }
 }

@@ -126,6 +126,8 @@ public struct StatusReply: Codable, Sendable {
     public let counters: CounterSnapshot
     public let clients: Int
     public let held: Int
+    /// Reads written to consumers that none has read (or, with `socket.acknowledge: required`, acked) yet.
+    public let awaiting: Int
     /// Decode time quantiles in milliseconds (bucket upper bounds), when anything was decoded.
     public let decodeMsP50: Double?
     public let decodeMsP99: Double?
@@ -135,8 +137,11 @@ public struct StatusReply: Codable, Sendable {
     /// read for good, so that a consumer can drop a duplicate (the MQTT bridge sends both).
     public let bootID: String?
 
-    public init(state: StateEvent, counters: CounterSnapshot, clients: Int, held: Int, outputs: [OutputHealth], bootID: String? = nil) {
+    public init(
+        state: StateEvent, counters: CounterSnapshot, clients: Int, held: Int, awaiting: Int = 0, outputs: [OutputHealth], bootID: String? = nil
+    ) {
         self.bootID = bootID
+        self.awaiting = awaiting
         self.state = state
         self.counters = counters
         self.clients = clients
@@ -147,7 +152,7 @@ public struct StatusReply: Codable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case state, counters, clients, held, outputs
+        case state, counters, clients, held, awaiting, outputs
         case bootID = "boot_id"
         case decodeMsP50 = "decode_ms_p50"
         case decodeMsP99 = "decode_ms_p99"

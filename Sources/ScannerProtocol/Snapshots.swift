@@ -1,6 +1,7 @@
 /// The daemon's counters at one moment, as `status` sends them.
 public struct CounterSnapshot: Sendable, Codable, Equatable {
-    /// Codes found in frames, before tracking: reads + duplicates + merged + dropped + held (see `status`).
+    /// Codes found in frames, before tracking: reads + duplicates + merged + dropped + rejected + held
+    /// + awaiting (see `status`).
     public var detections = 0
     /// Reads delivered to at least one client (a read not delivered is counted under `dropped`).
     public var reads = 0
@@ -11,6 +12,8 @@ public struct CounterSnapshot: Sendable, Codable, Equatable {
     public var merged = 0
     /// Reads not delivered to any client, by reason.
     public var dropped: [String: Int] = [:]
+    /// Reads a consumer refused (`nak`): its own outcome, neither delivered nor dropped.
+    public var rejected = 0
     /// Times the camera came back after being lost.
     public var reconnects = 0
     /// Clients connected now.
@@ -49,7 +52,7 @@ public struct CounterSnapshot: Sendable, Codable, Equatable {
     enum CodingKeys: String, CodingKey {
         case detections, reads
         case readsBySymbology = "reads_by_symbology"
-        case duplicates, merged, dropped, reconnects, clients
+        case duplicates, merged, dropped, rejected, reconnects, clients
         case clientsRefused = "clients_refused"
         case torchSwitchOns = "torch_switch_ons"
         case framesDecoded = "frames_decoded"

@@ -182,7 +182,7 @@ import Testing
         }
         #expect(pos.device == "/dev/hidg1" && !pos.hostControl && config.outputs[2].name == "hid-pos /dev/hidg1")
         #expect(config.outputs[2].format.terminator == .none && !config.outputs[2].format.aim && config.outputs[2].format.suffix == Array("!".utf8))
-        #expect(config.gpio.beepAfterAcceptance == false)
+        #expect(config.gpio.beepAfter == .decoded)
         #expect(try ConfigFile.parse("decoder:\n  preprocessing: []\n", file: "p.conf").decoder.preprocessing.isEmpty)
         #expect(try ConfigFile.parse("decoder:\n  preprocessing: [inverted]\n", file: "p.conf").decoder.preprocessing == [.inverted])
         let keyboardDefaults = try ConfigFile.parse("outputs:\n  - type: keyboard\n", file: "k.conf").outputs[0]

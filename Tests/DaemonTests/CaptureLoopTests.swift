@@ -76,6 +76,7 @@ import Testing
         func error() { lock.withLock { _errors += 1 } }
         func held() {}
         func dropped() {}
+        func rejected(_ name: String?) {}
         func beep() {}
     }
 

@@ -5,9 +5,16 @@ import ScannerProtocol
 import Synchronization
 
 /// Commands (README, "The socket"): one reply line per command line, and who may send which.
-extension SocketServer {
+extension Delivery {
     /// Answers one command line from `id`; nil stands for a line over the length limit.
     func handle(_ line: Substring?, from id: Int) {
+        eventLoop.preconditionInEventLoop()
+        // A consumer that speaks may well have read what was written to it: `status` then counts it.
+        if config.acknowledge == .none, clients[id]?.awaiting.isEmpty == false, let channel = clients[id]?.channel,
+            peerReading(channel) == .readAll
+        {
+            caughtUp(id)
+        }
         guard let line else { return send(errorReply("line longer than \(Command.maxLineBytes) bytes"), to: id) }
         let command: Command
         switch Command.parse(String(line)) {
@@ -21,8 +28,25 @@ extension SocketServer {
         }
         switch command {
         case .subscribe:
+            guard client.mayConsume else {
+                logger.notice("client \(id) (\(client.peer?.description ?? "unknown peer")) refused: subscribe")
+                return send(errorReply(access.consumeRefusal, command: command.name), to: id)
+            }
             send(config.format == .plain ? "ok" : Event.reply("subscribe", ok: true, encoder: encoder), to: id)
             becomeConsumer(id)
+        case .ack(let seq), .nak(let seq, _):
+            guard let seq = answered(seq, by: id) else {
+                let what =
+                    seq.map { "read \($0) was not written to this connection, or has an outcome already" } ?? "no read awaits an answer from this connection"
+                return send(errorReply(what, command: command.name), to: id)
+            }
+            if case .nak(_, let reason) = command {
+                clients[id]?.awaiting.removeAll { $0.seq == seq }
+                reject(seq, reason: reason)
+            } else {
+                caughtUp(id, through: seq)
+            }
+            send(config.format == .plain ? "ok" : Event.reply(command.name, ok: true, encoder: encoder), to: id)
         case .unsubscribe:
             clients[id]?.role = .control
             send(config.format == .plain ? "ok" : Event.reply("unsubscribe", ok: true, encoder: encoder), to: id)
@@ -55,9 +79,18 @@ extension SocketServer {
                 "ok camera=\(snapshot.camera.state.rawValue) torch=\(snapshot.torch ? "on" : "off") mode=\(snapshot.mode.rawValue) paused=\(snapshot.paused) reads=\(counts.reads) clients=\(clients.count)"
         }
         let status = StatusReply(
-            state: StateEvent(snapshot), counters: counters.snapshot, clients: clients.count, held: heldCount, outputs: target.outputHealth,
-            bootID: Self.bootID)
+            state: StateEvent(snapshot), counters: counters.snapshot, clients: clients.count, held: held.count, awaiting: awaitingCount,
+            outputs: target.outputHealth, bootID: Self.bootID)
         return Event.reply("status", ok: true, status: status, encoder: encoder)
+    }
+
+    /// The read an `ack` or `nak` from `id` answers: `seq`, when it was written to `id` and has no
+    /// outcome yet or was delivered lately; without a seq, the oldest read `id` has not answered.
+    private func answered(_ seq: UInt64?, by id: Int) -> UInt64? {
+        guard let client = clients[id] else { return nil }
+        guard let seq else { return client.awaiting.first?.seq }
+        if client.awaiting.contains(where: { $0.seq == seq }) || recent.had(seq, client: id) { return seq }
+        return pending[seq].flatMap { $0.holders.contains(id) && !$0.isFinal ? seq : nil }
     }
 
     /// This daemon's run, for `status` (`StatusReply.bootID`).
@@ -96,35 +129,39 @@ extension SocketServer {
             return send(errorReply("a snapshot or recording is already running on this connection", command: name), to: id)
         }
         let busy = Atomic<Bool>(false)
-        let take: @Sendable (TappedFrame) -> Bool = { [self] frame in
+        // The capture thread hands frames over: they cross to the loop, where the client is.
+        let bound = NIOLoopBound(self, eventLoop: eventLoop)
+        let take: @Sendable (TappedFrame) -> Bool = { frame in
             // One frame in flight per client: a client that cannot keep up misses frames, it is not queued for.
             guard busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return false }
-            eventLoop.execute { [self] in
+            bound.eventLoop.execute {
+                let delivery = bound.value
                 let line: String
                 switch kind {
-                case .snapshot: line = Event.withLuma(Event.reply("snapshot", ok: true, frame: FrameEvent(frame), encoder: encoder), frame.luma)
-                case .record: line = Event.frame(FrameEvent(frame), luma: frame.luma, encoder: encoder)
+                case .snapshot:
+                    line = Event.withLuma(Event.reply("snapshot", ok: true, frame: FrameEvent(frame), encoder: delivery.encoder), frame.luma)
+                case .record: line = Event.frame(FrameEvent(frame), luma: frame.luma, encoder: delivery.encoder)
                 }
-                writeFrame(line, to: id) { busy.store(false, ordering: .releasing) }
+                delivery.writeFrame(line, to: id) { busy.store(false, ordering: .releasing) }
             }
             return true
         }
         switch kind {
         case .snapshot:
             let token = tap.add(id: id, kind: kind, take: take, end: { _ in })
-            eventLoop.scheduleTask(in: Self.snapshotTimeout) { [self] in
+            eventLoop.assumeIsolated().scheduleTask(in: Self.snapshotTimeout) { [self] in
                 guard tap.remove(id: id, token: token), clients[id] != nil else { return }
                 send(errorReply("no frame within \(Self.snapshotTimeout.nanoseconds / 1_000_000_000) s", command: "snapshot"), to: id)
             }
         case .record(let until):
-            let end: @Sendable (Int) -> Void = { [self] skipped in
-                eventLoop.execute { [self] in send(Event.recordEnd(skipped: skipped, encoder: encoder), to: id) }
+            let end: @Sendable (Int) -> Void = { skipped in
+                bound.eventLoop.execute { bound.value.send(Event.recordEnd(skipped: skipped, encoder: bound.value.encoder), to: id) }
             }
             let token = tap.add(id: id, kind: kind, take: take, end: end)
             logger.info("client \(id) records frames until \(until / 1_000_000) ms (monotonic), for \(seconds) s")
             send(Event.reply("record", ok: true, encoder: encoder), to: id)
             // Ends the recording on time even when no frame comes (the capture loop ends it otherwise).
-            eventLoop.scheduleTask(in: .nanoseconds(Int64(Self.nanoseconds(seconds))) + .seconds(1)) { [self] in
+            eventLoop.assumeIsolated().scheduleTask(in: .nanoseconds(Int64(Self.nanoseconds(seconds))) + .seconds(1)) { [self] in
                 // Only this recording: a snapshot asked for since must still get its own reply.
                 if tap.remove(id: id, token: token) { end(0) }
             }
@@ -134,7 +171,7 @@ extension SocketServer {
     /// Writes one frame line; a client that stops reading in the middle of a frame is cut off.
     private func writeFrame(_ line: String, to id: Int, done: @escaping @Sendable () -> Void) {
         guard clients[id] != nil else { return done() }
-        let deadline = eventLoop.scheduleTask(in: Self.frameWriteTimeout) { [self] in
+        let deadline = eventLoop.assumeIsolated().scheduleTask(in: Self.frameWriteTimeout) { [self] in
             cutOff(id, reason: "not reading: a frame line unsent after \(Self.frameWriteTimeout.nanoseconds / 1_000_000_000) s")
         }
         send(line, to: id, bulk: true) { [self] _ in
@@ -153,7 +190,7 @@ extension Command {
     var needsControl: Bool {
         switch self {
         case .pause, .resume, .trigger, .torch, .beep, .snapshot, .record: true
-        case .status, .metrics, .subscribe, .unsubscribe: false
+        case .status, .metrics, .subscribe, .unsubscribe, .ack, .nak: false
         }
     }
 }

@@ -1,0 +1,52 @@
+import Dispatch
+import FoundationEssentials
+import NIOCore
+import ScannerCore
+import ScannerProtocol
+
+/// Where the capture loop hands reads over. The socket's line is made here, on a queue of its own:
+/// formatting rules and GTIN options never run on the event loop nor in capture, and the queue
+/// keeps read order. The read and its line then cross to `Delivery`'s loop.
+struct ReadInlet: ReadSink {
+    let delivery: NIOLoopBound<Delivery>
+    let config: SocketConfig
+    private let queue = DispatchQueue(label: "kiosk-scanner.formatting")
+
+    init(delivery: NIOLoopBound<Delivery>, config: SocketConfig) {
+        self.delivery = delivery
+        self.config = config
+    }
+
+    func deliver(_ read: Read) {
+        queue.async { [delivery, config] in
+            let line = Self.line(for: read, config: config, encoder: JSONEncoder.forEvents())
+            delivery.eventLoop.execute { delivery.value.accept(read, line: line) }
+        }
+    }
+
+    /// The socket's line for `read`, or nil when a formatting rule sends it as nothing. JSON carries
+    /// the read as decoded, and the formatted text beside it when there is formatting.
+    static func line(for read: Read, config: SocketConfig, encoder: JSONEncoder) -> String? {
+        guard let shown = config.formatting.shownText(for: read) else { return nil }
+        guard config.format == .json else { return shown.escapedForPlainLine }
+        return Event.scan(read, formatted: config.formatting.isIdentity ? nil : shown, encoder: encoder)
+    }
+}
+
+extension String {
+    /// The plain-mode line of a read's text, with line breaks escaped so that one read stays one line.
+    var escapedForPlainLine: String {
+        escaping(["\r": "\\r", "\n": "\\n"])
+    }
+
+    /// The string with each of `replacements`' scalars replaced by its text. By scalar, not by
+    /// Character: "\r\n" is one Character, and both of its scalars must be escaped.
+    func escaping(_ replacements: [Unicode.Scalar: String]) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(utf8.count)
+        for scalar in unicodeScalars {
+            if let replacement = replacements[scalar] { escaped += replacement } else { escaped.unicodeScalars.append(scalar) }
+        }
+        return escaped
+    }
+}
