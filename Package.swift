@@ -42,6 +42,10 @@ let package = Package(
         .systemLibrary(name: "CLibcameraAPI"),
         // glibc's malloc_trim (no library: libc).
         .systemLibrary(name: "CMalloc"),
+        // RE2, linear-time regular expressions, for the formatting rules (a C++ library: a few
+        // extern "C" calls). Debian 12's libre2-dev (2022-06-01) links with -lre2 alone; RE2 from
+        // 2023-07 on also needs abseil (pkg-config re2 then lists it).
+        .target(name: "CRE2", linkerSettings: [.linkedLibrary("re2")]),
 
         // Pure Swift: frames, viewport, symbols and reads, AIM, GS1, content types, config model.
         .target(name: "ScannerCore"),
