@@ -47,8 +47,9 @@ let package = Package(
         // 2023-07 on also needs abseil (pkg-config re2 then lists it).
         .target(name: "CRE2", linkerSettings: [.linkedLibrary("re2")]),
 
-        // Pure Swift: frames, viewport, symbols and reads, AIM, GS1, content types, config model.
-        .target(name: "ScannerCore"),
+        // Pure Swift: frames, viewport, symbols and reads, AIM, GS1, content types, config model
+        // (the formatting rules' regexes through CRE2).
+        .target(name: "ScannerCore", dependencies: ["CRE2"]),
         // PNG, JPEG and PNM files into frames.
         .target(name: "ImageFiles", dependencies: ["ScannerCore", "CPNG", "CTurboJPEG", .product(name: "SystemPackage", package: "swift-system")]),
         // Decoders behind one protocol.
