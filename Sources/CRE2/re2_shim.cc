@@ -5,6 +5,9 @@
 #include <new>
 #include <re2/re2.h>
 
+static_assert(CRE2_NO_ERROR == re2::RE2::NoError && CRE2_ERROR_PATTERN_TOO_LARGE == re2::RE2::ErrorPatternTooLarge,
+              "CRE2.h's error codes are RE2's");
+
 struct cre2_regexp {
     re2::RE2 re;
     cre2_regexp(const re2::StringPiece &pattern, const re2::RE2::Options &options) : re(pattern, options) {}

@@ -21,10 +21,11 @@ public struct RE2Pattern: Sendable, Hashable, CustomStringConvertible {
     public struct Error: Swift.Error, Sendable, Hashable, CustomStringConvertible {
         /// RE2's message, e.g. `missing ): (a`.
         public let message: String
-        /// What Swift Regex (or PCRE) has and RE2 does not, when that is what the pattern uses.
-        public let unsupported: String?
+        /// Why, when RE2's message alone would puzzle: what Swift Regex (or PCRE) has and RE2 does
+        /// not, or the memory bound.
+        public let hint: String?
 
-        public var description: String { unsupported.map { "\(message) (\($0))" } ?? message }
+        public var description: String { hint.map { "\(message) (\($0))" } ?? message }
     }
 
     /// Compiles `source`, or throws RE2's reason.
@@ -35,12 +36,13 @@ public struct RE2Pattern: Sendable, Hashable, CustomStringConvertible {
         options.log_errors = false
         var text = source
         let compiled = text.withUTF8 { utf8 in utf8.withMemoryRebound(to: CChar.self) { cre2_new($0.baseAddress, $0.count, options) } }
-        guard let compiled else { throw Error(message: "out of memory compiling the pattern", unsupported: nil) }
+        guard let compiled else { throw Error(message: "out of memory compiling the pattern", hint: nil) }
         program = Program(compiled)
         self.source = source
-        guard cre2_error_code(compiled) == 0 else {
-            let fault = String(cString: cre2_error_arg(compiled))
-            throw Error(message: String(cString: cre2_error(compiled)), unsupported: Self.unsupported(fault))
+        let code = Int(cre2_error_code(compiled))
+        guard code == CRE2_NO_ERROR else {
+            let hint = Self.hint(code: code, fault: String(cString: cre2_error_arg(compiled)))
+            throw Error(message: String(cString: cre2_error(compiled)), hint: hint)
         }
     }
 
@@ -110,9 +112,10 @@ public struct RE2Pattern: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// What RE2 lacks that a pattern written for Swift Regex may use, judged by the part of the
-    /// pattern RE2 stopped at.
-    private static func unsupported(_ fault: String) -> String? {
-        switch fault {
+    /// pattern RE2 stopped at (`fault`), or the memory bound.
+    private static func hint(code: Int, fault: String) -> String? {
+        if code == CRE2_ERROR_PATTERN_TOO_LARGE { return "it needs more than the \(maxMemory >> 20) MiB RE2 may use for a pattern" }
+        return switch fault {
         case "(?=", "(?!": "RE2 has no lookahead"
         case "(?<": "RE2 has no lookbehind, and names a group (?P<name>...)"
         case "(?>": "RE2 has no atomic groups"

@@ -38,8 +38,11 @@ typedef struct {
 cre2_regexp *cre2_new(const char *pattern, size_t length, cre2_options options);
 void cre2_delete(cre2_regexp *regexp);
 
-/// RE2::error_code (0 when the pattern compiled), RE2::error and RE2::error_arg (the part of the
-/// pattern at fault); the strings live as long as the regexp.
+/// RE2::ErrorCode values that Swift tells apart (re2_shim.cc checks them against RE2's).
+enum { CRE2_NO_ERROR = 0, CRE2_ERROR_PATTERN_TOO_LARGE = 15 };
+
+/// RE2::error_code (CRE2_NO_ERROR when the pattern compiled), RE2::error and RE2::error_arg (the
+/// part of the pattern at fault); the strings live as long as the regexp.
 int cre2_error_code(const cre2_regexp *regexp);
 const char *cre2_error(const cre2_regexp *regexp);
 const char *cre2_error_arg(const cre2_regexp *regexp);
