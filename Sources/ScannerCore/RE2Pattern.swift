@@ -13,8 +13,8 @@ public struct RE2Pattern: Sendable, Hashable, CustomStringConvertible {
     private let program: Program
 
     /// Bytes RE2 may use for one pattern's compiled program and DFA caches. Rule patterns take a
-    /// few KiB; one that needs more (a repetition like `[0-9]{5000}`) is refused, and a search
-    /// whose DFA cache fills falls back to RE2's NFA, which is slower but still linear.
+    /// few KiB; one that needs more (such as `\pL{1000}`) is refused, and a search whose DFA cache
+    /// fills falls back to RE2's NFA, which is slower but still linear.
     public static let maxMemory = 1 << 20
 
     /// Why RE2 refused a pattern.
@@ -46,6 +46,7 @@ public struct RE2Pattern: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// The number of capturing groups, `(...)`.
     /// The number of capturing groups, `(...)`.
     public var groupCount: Int { Int(cre2_group_count(program.regexp)) }
 
