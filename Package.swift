@@ -45,9 +45,14 @@ let package = Package(
         .systemLibrary(name: "CMalloc"),
         // ioctl(SIOCOUTQ): what a socket's peer has not read yet (no library: libc).
         .systemLibrary(name: "CSocketQueue"),
+        // RE2, linear-time regular expressions, for the formatting rules (a C++ library: a few
+        // extern "C" calls). Debian 12's libre2-dev (2022-06-01) links with -lre2 alone; RE2 from
+        // 2023-07 on also needs abseil (pkg-config re2 then lists it).
+        .target(name: "CRE2", linkerSettings: [.linkedLibrary("re2")]),
 
-        // Pure Swift: frames, viewport, symbols and reads, AIM, GS1, content types, config model.
-        .target(name: "ScannerCore"),
+        // Pure Swift: frames, viewport, symbols and reads, AIM, GS1, content types, config model
+        // (the formatting rules' regexes through CRE2).
+        .target(name: "ScannerCore", dependencies: ["CRE2"]),
         // PNG, JPEG and PNM files into frames.
         .target(name: "ImageFiles", dependencies: ["ScannerCore", "CPNG", "CTurboJPEG", .product(name: "SystemPackage", package: "swift-system")]),
         // Decoders behind one protocol.

@@ -130,14 +130,14 @@ extension ConfigFile {
         return .pad(length: try length.int(in: 1...8192), with: scalar, left: left)
     }
 
-    private static func pattern(_ value: Value) throws(ConfigError) -> String {
+    /// A regex compiled here, once, so that a pattern RE2 refuses is an error in the file.
+    private static func pattern(_ value: Value) throws(ConfigError) -> RE2Pattern {
         let text = try value.string()
         do {
-            _ = try Regex(text)
+            return try RE2Pattern(text)
         } catch {
-            throw value.error("not a regular expression: \(error)")
+            throw value.error("not a regular expression RE2 accepts: \(error)")
         }
-        return text
     }
 
     private static func ai(_ value: Value) throws(ConfigError) -> String {

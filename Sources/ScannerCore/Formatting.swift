@@ -46,8 +46,8 @@ public struct FormatRule: Sendable, Hashable {
         public var maxLength: Int?
         /// Text the data starts with.
         public var prefix: String?
-        /// A regular expression (Swift Regex syntax) found anywhere in the data; anchor it with ^ and $.
-        public var pattern: String?
+        /// A regular expression (RE2 syntax) found anywhere in the data; anchor it with ^ and $.
+        public var pattern: RE2Pattern?
         /// A GS1 AI that the code's GS1 data (element string or Digital Link) holds.
         public var ai: String?
 
@@ -58,9 +58,7 @@ public struct FormatRule: Sendable, Hashable {
             if let minLength, data.scalars.count < minLength { return false }
             if let maxLength, data.scalars.count > maxLength { return false }
             if let prefix, !data.text.hasPrefix(prefix) { return false }
-            if let pattern {
-                guard let regex = try? Regex(pattern), (try? regex.firstMatch(in: data.text)) != nil else { return false }
-            }
+            if let pattern, !pattern.matches(data.utf8) { return false }
             if let ai, read.gs1?.contains(where: { $0.ai == ai }) != true { return false }
             return true
         }
@@ -75,7 +73,7 @@ public struct FormatRule: Sendable, Hashable {
         /// Pads to at least `length` characters with `with`, on the left or the right.
         case pad(length: Int, with: Unicode.Scalar, left: Bool)
         /// Replaces every match of a regular expression; `$0`...`$9` in the replacement stand for groups.
-        case replace(pattern: String, with: String)
+        case replace(pattern: RE2Pattern, with: String)
         /// Replaces the data with the value of one GS1 AI.
         case takeAI(String)
         case prefix([UInt8])
@@ -106,9 +104,9 @@ public struct FormatRule: Sendable, Hashable {
                 let padding = Array(repeating: scalar, count: max(0, length - data.scalars.count))
                 data.scalars = left ? padding + data.scalars : data.scalars + padding
             case .replace(let pattern, let replacement):
-                guard let regex = try? Regex(pattern) else { continue }
-                let text = data.text
-                data.scalars = Array(text.replacing(regex) { match in Self.substitute(replacement, match) }.unicodeScalars)
+                let text = data.utf8
+                let replaced = pattern.replacingMatches(in: text) { Self.substitute(replacement, $0, in: text) }
+                data.scalars = Array(String(decoding: replaced, as: UTF8.self).unicodeScalars)
             case .takeAI(let ai):
                 data.scalars = Array((read.gs1?.first { $0.ai == ai }?.value ?? "").unicodeScalars)
             case .prefix(let bytes):
@@ -122,23 +120,24 @@ public struct FormatRule: Sendable, Hashable {
         return data
     }
 
-    /// `template` with `$0`...`$9` replaced by the match's groups (a group that did not take part is empty).
-    private static func substitute(_ template: String, _ match: Regex<AnyRegexOutput>.Match) -> String {
-        var result = ""
+    /// `template` with `$0`...`$9` replaced by the match's groups (a group that did not take part is
+    /// empty), as UTF-8. `$` before anything else, or before a group the pattern lacks, stays as it is.
+    private static func substitute(_ template: String, _ match: RE2Pattern.Match, in text: [UInt8]) -> [UInt8] {
+        var result: [UInt8] = []
         var scalars = template.unicodeScalars[...]
         while let scalar = scalars.popFirst() {
-            if scalar == "$", let next = scalars.first, let group = Int(String(next)), group < match.output.count {
+            if scalar == "$", let next = scalars.first, let group = Int(String(next)), group < match.groups.count {
                 scalars.removeFirst()
-                result += match.output[group].substring.map(String.init) ?? ""
+                if let range = match.groups[group] { result += text[range] }
             } else {
-                result.unicodeScalars.append(scalar)
+                result += String(scalar).utf8
             }
         }
         return result
     }
 
     /// Data as rules see it: characters of UTF-8 text, or for other data each byte as a Latin-1
-    /// character, so that counts, lengths and padding work on characters either way.
+    /// character, so that counts, lengths, padding and regexes work on characters either way.
     struct Subject {
         var scalars: [Unicode.Scalar]
         let isText: Bool
@@ -154,6 +153,10 @@ public struct FormatRule: Sendable, Hashable {
         }
 
         var text: String { String(String.UnicodeScalarView(scalars)) }
+
+        /// The characters as UTF-8, as regexes see them: a byte of binary data above 0x7F is two
+        /// bytes here, the UTF-8 of its Latin-1 character (`\xFF` in a pattern matches byte 0xFF).
+        var utf8: [UInt8] { Array(text.utf8) }
 
         /// Back to bytes: UTF-8, or Latin-1 for binary data while every character fits a byte.
         var bytes: [UInt8] {

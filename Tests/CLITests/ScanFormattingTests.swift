@@ -90,4 +90,36 @@ import Testing
         #expect(result.status == 2)
         #expect(result.stderr.contains("\(path):4: socket.rules[0].do[0].strip_leading: -1 is out of range"), "\(result.stderr)")
     }
+
+    /// The rule that froze the daemon (a backtracking engine never finishes `(a|aa)+b` on 40 a's):
+    /// through RE2 it simply does not match.
+    @Test func aBacktrackingPatternDoesNotStallTheRules() throws {
+        let code = String(repeating: "a", count: 40)
+        let rules = """
+            socket:
+              rules:
+                - when: { regex: "(a|aa)+b" }
+                  do: drop
+                - do: [replace: { pattern: "(a|aa)+b", with: x }, suffix: "!"]
+
+            """
+        let result = try scan(["--config", config(rules), Barcodes.zint(.code128, code)])
+        #expect(result.status == 0)
+        #expect(result.stdout == "CODE-128:\(code)!\n", "\(result.stderr)")
+    }
+
+    /// A pattern RE2 refuses fails check-config, with file, line and key.
+    @Test(arguments: [
+        ("    - when: { regex: \"(a\" }\n      do: drop\n", 3, "socket.rules[0].when.regex", "missing ): (a"),
+        (
+            "    - do:\n        - replace:\n            pattern: \"(a)\\\\1\"\n", 5, "socket.rules[0].do[0].replace.pattern",
+            "invalid escape sequence: \\1 (RE2 has no backreferences)"
+        ),
+    ])
+    func checkConfigRefusesAPatternRE2CannotCompile(rule: String, line: Int, key: String, reason: String) throws {
+        let path = try config("socket:\n  rules:\n" + rule)
+        let result = try Tool.capture(binary, ["check-config", path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("\(path):\(line): \(key): not a regular expression RE2 accepts: \(reason)"), "\(result.stderr)")
+    }
 }

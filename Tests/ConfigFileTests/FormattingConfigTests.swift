@@ -76,6 +76,15 @@ import Testing
             ("socket:\n  rules:\n    - when: { symbology: ean99 }\n      do: drop\n", 3, "socket.rules[0].when.symbology", "unknown symbology"),
             ("socket:\n  rules:\n    - when: { length: [9, 3] }\n      do: drop\n", 3, "socket.rules[0].when.length", "above max"),
             ("socket:\n  rules:\n    - when: { regex: \"a(b\" }\n      do: drop\n", 3, "socket.rules[0].when.regex", "regular expression"),
+            (
+                "socket:\n  rules:\n    - when: { regex: \"(a\" }\n      do: drop\n", 3, "socket.rules[0].when.regex",
+                "not a regular expression RE2 accepts: missing ): (a"
+            ),
+            ("socket:\n  rules:\n    - when: { regex: \"^(?!TEST)\" }\n      do: drop\n", 3, "socket.rules[0].when.regex", "(RE2 has no lookahead)"),
+            (
+                "socket:\n  rules:\n    - do:\n        - replace:\n            pattern: \"(a)\\\\1\"\n", 5, "socket.rules[0].do[0].replace.pattern",
+                "invalid escape sequence: \\1 (RE2 has no backreferences)"
+            ),
             ("socket:\n  rules:\n    - when: { ai: \"999\" }\n      do: drop\n", 3, "socket.rules[0].when.ai", "not a GS1 application identifier"),
             ("socket:\n  rules:\n    - when: { colour: red }\n      do: drop\n", 3, "socket.rules[0].when.colour", "unknown key"),
             ("socket:\n  rules:\n    - when: { symbology: ean13 }\n", 3, "socket.rules[0]", "needs do"),

@@ -179,4 +179,42 @@ import Testing
         ]
         #expect(formatting.apply(to: read)?.bytes == [0xFF, 0x80, 0x41, 0xFE])
     }
+
+    /// The rule that froze the daemon: a backtracking engine never finished `(a|aa)+b` on a Code 128
+    /// of 40 a's. Through RE2 the criterion does not hold and the replace changes nothing.
+    @Test func aBacktrackingPatternDoesNotStallARule() {
+        var formatting = Formatting()
+        formatting.rules = [
+            Self.rule({ $0.pattern = "(a|aa)+b" }, [.drop]),
+            Self.rule({ _ in }, [.replace(pattern: "(a|aa)+b", with: "x"), .suffix(Array("!".utf8))]),
+        ]
+        for count in [40, 100_000] {
+            let text = String(repeating: "a", count: count)
+            #expect(Self.formatted(Self.read(.code128, text), formatting) == text + "!")
+        }
+        #expect(Self.formatted(Self.read(.code128, "aaab"), formatting) == nil)
+    }
+
+    @Test func replaceSubstitutesGroupsAndLeavesOtherDollarsAlone() {
+        #expect(Self.apply([.replace(pattern: "(a)|(b)", with: "[$1$2]")], to: "ab") == "[a][b]", "a group that did not take part is empty")
+        #expect(Self.apply([.replace(pattern: "(\\d+)", with: "$0:$1:$2:$")], to: "x42") == "x42:42:$2:$", "no group 2: as written")
+        #expect(Self.apply([.replace(pattern: "^(\\d{3})(\\d+)$", with: "$2-$1")], to: "4006381") == "6381-400")
+        #expect(Self.apply([.replace(pattern: "ü", with: "ue")], to: "Müller") == "Mueller")
+    }
+
+    /// Data that is not UTF-8 is matched as Latin-1 characters, one per byte: `\xFF` is the byte 0xFF.
+    @Test func regexesMatchBinaryDataByteForCharacter() throws {
+        let bytes: [UInt8] = [0x00, 0xFF, 0x80, 0x41]
+        let read = Read(symbol: Symbol(symbology: .qr, bytes: bytes, isGS1: false, corners: ReadTests.box), frame: Size(width: 10, height: 10))
+        func sent(_ rule: FormatRule) -> [UInt8]? {
+            var formatting = Formatting()
+            formatting.rules = [rule]
+            formatting.unmatched = .drop
+            return formatting.apply(to: read)?.bytes
+        }
+        #expect(sent(Self.rule({ $0.pattern = "^.{4}$" }, [.suffix([0x0D])])) == bytes + [0x0D], "a character is a byte")
+        #expect(sent(Self.rule({ $0.pattern = "^\\x00\\xFF\\x{80}A$" }, [.stripLeading(1)])) == [0xFF, 0x80, 0x41])
+        #expect(sent(Self.rule({ $0.pattern = "\\xC3" }, [.suffix([0x0D])])) == nil, "unmatched: 0xC3 (ÿ's UTF-8) is not in the data")
+        #expect(sent(Self.rule({ _ in }, [.replace(pattern: "[\\x80-\\xFF]+", with: "?")])) == [0x00, 0x3F, 0x41], "still Latin-1 out")
+    }
 }
