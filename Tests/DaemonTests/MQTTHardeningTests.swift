@@ -159,4 +159,36 @@ import Testing
         #expect(MQTTTests.json(echoed)?["error"] as? String == "longer than 256 bytes, the longest command line")
         _ = daemon
     }
+
+    /// The daemon goes away under a burst: the commands it had, and those waiting, are still answered.
+    @Test func commandsInFlightWhenTheDaemonGoesAreAnswered() throws {
+        let broker = try Broker(extra: "max_queued_messages 0\n")
+        let replies = try Subscriber(port: broker.port, topics: ["kiosk-scanner/lane/cmd/reply"])
+        let daemon = try daemon()
+        let bridge = try bridge(daemon, port: broker.port, spool: "\(directory)/spool-lost", log: "lost")
+        #expect(bridge.waitForLog("connected to the daemon"), "\(bridge.log)")
+        #expect(bridge.waitForLog("connected to the broker"), "\(bridge.log)")
+        // Stopped, the daemon takes the window's commands and answers none; the queue fills behind them.
+        daemon.signal(SIGSTOP)
+        let count = 2000
+        let held = 8 + 256
+        let lines = "\(directory)/commands-lost"
+        try String(repeating: "status\n", count: count).write(toFile: lines, atomically: true, encoding: .utf8)
+        try Tool.run("/bin/sh", ["-c", "/usr/bin/mosquitto_pub -h 127.0.0.1 -p \(broker.port) -q 1 -t kiosk-scanner/lane/cmd -l < \(lines)"])
+        var errors: [String] = []
+        while errors.count < count - held, let message = replies.message(timeout: 60) {
+            errors.append(MQTTTests.json(message.payload)?["error"] as? String ?? "")
+        }
+        #expect(errors.allSatisfy { $0.hasPrefix("busy") }, "\(Set(errors))")
+        // Then it dies: the window and the queue are answered, none left waiting.
+        daemon.signal(SIGKILL)
+        daemon.signal(SIGCONT)
+        var lost: [String] = []
+        while lost.count < held, let message = replies.message(timeout: 60) {
+            lost.append(MQTTTests.json(message.payload)?["error"] as? String ?? "")
+        }
+        #expect(lost.filter { $0.contains("lost before it answered; the command may have been carried out") }.count == 8, "\(Set(lost))")
+        #expect(lost.filter { $0.contains("lost before the command was sent") }.count == 256, "\(Set(lost))")
+        #expect(bridge.waitForLog("connection closed; reconnecting"), "\(bridge.log.suffix(1000))")
+    }
 }
