@@ -143,7 +143,7 @@ final class DaemonLink: Sendable {
                         return taken
                     }
                     if !skipped.isEmpty {
-                        logger.warning("the daemon answered \(skipped.count) lines with no reply (\(skipped.map(\.name).joined(separator: ", ")))")
+                        logger.warning("the daemon sent no reply to \(skipped.count) lines (\(skipped.map(\.name).joined(separator: ", ")))")
                         for case .broker(let command) in skipped { handlers.reply(command, .failed("the scanner daemon sent no reply to it")) }
                     }
                     switch asker {
@@ -154,7 +154,7 @@ final class DaemonLink: Sendable {
                     case .ack(let seq):
                         // A daemon that predates `ack` answers it as an unknown command: harmless.
                         let reply = event.decode(Reply.self)
-                        logger.debug("ack \(seq): \(reply?.ok == true ? "taken" : reply?.error ?? "refused")")
+                        logger.debug("ack \(seq): \(reply?.ok == true ? "taken" : LogText.escaped(reply?.error ?? "refused", limit: 60))")
                         if reply?.ok != true && !acksRefused {
                             acksRefused = true
                             logger.info(
