@@ -4,6 +4,7 @@ import Logging
 import ScannerCore
 import ScannerProtocol
 import Synchronization
+import SystemPackage
 
 #if canImport(Glibc)
     import Glibc
@@ -12,15 +13,18 @@ import Synchronization
 /// The MQTT bridge: reads from the daemon's socket go to `PREFIX/DEVICE/scan` through the spool,
 /// the daemon's state to the retained `state`, `availability` says online (and the broker's last
 /// will says offline), and commands on `cmd` that the config allows go to the daemon, their
-/// replies to `cmd/reply`. One thread drives the broker connection; the daemon link has its own.
+/// replies to `cmd/reply` (`Bridge+Commands.swift`). One thread drives the broker connection; the
+/// daemon link has its own.
 public final class Bridge: Sendable {
     public let settings: MQTTSettings
     let spool: Spool
-    private let logger: Logger
+    let logger: Logger
     private let stopping = Atomic<Bool>(false)
     /// What the daemon link hands over to the broker thread.
-    private let inbox = Mutex(Inbox())
+    let inbox = Mutex(Inbox())
     private let health = Mutex(Health())
+    /// Broker commands refused as busy since the last one taken (logged once per spell).
+    let busyRefusals = Atomic<Int>(0)
     /// A pipe whose read end wakes the broker thread when the daemon link has something for it.
     private let wake: (read: Int32, write: Int32)
 
@@ -54,7 +58,7 @@ public final class Bridge: Sendable {
     public init(settings: MQTTSettings, logger: Logger) throws(BridgeError) {
         self.settings = settings
         self.logger = logger
-        spool = try Spool(directory: settings.spoolDirectory, limit: settings.spoolBytes)
+        spool = try Spool(directory: settings.spoolDirectory, limit: settings.spoolBytes, scanTopic: Topics(base: settings.base).scan, logger: logger)
         var ends: [Int32] = [0, 0]
         guard pipe(&ends) == 0 else { throw BridgeError("pipe: \(String(cString: strerror(errno)))") }
         for end in ends {
@@ -74,7 +78,7 @@ public final class Bridge: Sendable {
     }
 
     /// Wakes the broker thread from its poll.
-    private func wakeUp() {
+    func wakeUp() {
         var byte: UInt8 = 1
         _ = write(wake.write, &byte, 1)
     }
@@ -89,6 +93,15 @@ public final class Bridge: Sendable {
         var lastRefusal: String?
         var lastPoll = 0.0
         var lastMetrics = 0.0
+        var metricsProblem: String?
+        /// Writes the textfile; a failure is logged when it starts and when it clears.
+        func metrics() {
+            let problem = writeMetrics()
+            if problem != metricsProblem {
+                if let problem { logger.error("metrics textfile: \(problem)") } else if metricsProblem != nil { logger.info("metrics textfile written again") }
+                metricsProblem = problem
+            }
+        }
         /// No connection (none made, refused or lost): logged when the reason changes, counted as a
         /// loss when one was up, and tried again after the backoff.
         func failed(_ problem: String, state: String, next: String, now: Double) {
@@ -110,7 +123,7 @@ public final class Bridge: Sendable {
                 lastPoll = now
             }
             if now - lastMetrics >= 10 {
-                writeMetrics()
+                metrics()
                 lastMetrics = now
             }
             guard let current = session else {
@@ -118,7 +131,7 @@ public final class Bridge: Sendable {
                     usleep(20_000)
                     continue
                 }
-                switch connect() {
+                switch connect(link) {
                 case .success(let made): session = made
                 case .failure(let problem): failed(problem.description, state: "unreachable", next: "retrying", now: now)
                 }
@@ -143,15 +156,19 @@ public final class Bridge: Sendable {
             }
             pump(current, link: link)
         }
-        // Reads the daemon wrote before the stop go to the spool, for the next run.
+        // Reads the daemon wrote before the stop go to the spool, for the next run; the commands
+        // it had not answered get their replies.
         link.stop()
         if let session, session.connected {
+            for reply in inbox.withLock({ $0.replies }) {
+                _ = session.connection.publish(topic: reply.topic, payload: reply.payload, qos: settings.qos, retain: false)
+            }
             _ = session.connection.publish(topic: topics.availability, payload: Array("offline".utf8), qos: 1, retain: true)
             for _ in 0..<10 { _ = session.connection.loop(milliseconds: 20, wake: wake.read) }
             session.connection.disconnect()
             _ = session.connection.loop(milliseconds: 20, wake: wake.read)
         }
-        writeMetrics()
+        metrics()
     }
 
     /// One connection's state on the broker thread.
@@ -189,7 +206,7 @@ public final class Bridge: Sendable {
     /// Spool messages in flight at once on a connection.
     static let window = 32
 
-    private func connect() -> Result<Session, BridgeError> {
+    private func connect(_ link: DaemonLink) -> Result<Session, BridgeError> {
         let connection: MQTTConnection
         do {
             connection = try MQTTConnection(clientID: "kiosk-scanner-\(settings.deviceID)", config: settings, will: (topics.availability, "offline"))
@@ -219,7 +236,7 @@ public final class Bridge: Sendable {
         }
         connection.onMessage = { [self] topic, payload in
             guard topic == topics.command else { return }
-            command(String(decoding: payload, as: UTF8.self))
+            command(payload, link: link)
         }
         let rc = connection.connect(host: settings.host, port: settings.port, keepalive: settings.keepalive)
         guard rc == 0 else { return .failure(BridgeError(session.lostReason(rc))) }
@@ -230,10 +247,17 @@ public final class Bridge: Sendable {
     private func pump(_ session: Session, link: DaemonLink) {
         let room = Self.window - session.inflight.count
         if room > 0 {
-            for entry in spool.entries(after: session.lastSent, count: room) {
-                guard let mid = session.connection.publish(topic: entry.topic, payload: entry.payload, qos: settings.qos, retain: false) else { break }
-                session.inflight[mid] = entry.id
-                session.lastSent = entry.id
+            sending: for entry in spool.entries(after: session.lastSent, count: room) {
+                switch session.connection.publish(topic: topics.scan, payload: entry.payload, qos: settings.qos, retain: false) {
+                case .success(let mid):
+                    session.inflight[mid] = entry.id
+                    session.lastSent = entry.id
+                case .failure(let problem) where problem.refusesMessage:
+                    // This message can never go: aside with it, so that those behind it do.
+                    spool.setAside(entry.id, reason: "refused by the MQTT client library (\(problem))")
+                case .failure:
+                    break sending
+                }
             }
         }
         let (replies, state) = inbox.withLock { inbox -> ([(topic: String, payload: [UInt8])], [UInt8]?) in
@@ -246,34 +270,6 @@ public final class Bridge: Sendable {
         for reply in replies { _ = session.connection.publish(topic: reply.topic, payload: reply.payload, qos: settings.qos, retain: false) }
         if let state { _ = session.connection.publish(topic: topics.state, payload: state, qos: settings.qos, retain: true) }
         _ = session.connection.flush()
-        pendingCommands.withLock { commands in
-            for command in commands where !link.send(command: command) {
-                reply(to: command, ok: false, error: "the scanner daemon is not connected")
-            }
-            commands.removeAll()
-        }
-    }
-
-    /// Commands from the broker, for the daemon link (taken on the broker thread, in `pump`).
-    private let pendingCommands = Mutex<[String]>([])
-
-    /// A command line from the broker: sent to the daemon when the config allows it, else refused.
-    private func command(_ line: String) {
-        let text = line.trimmingWhitespace()
-        let name = String(text.prefix { !$0.isWhitespace })
-        guard settings.commands.contains(name) else {
-            let allowed = settings.commands.isEmpty ? "none are (mqtt.commands)" : "allowed: \(settings.commands.sorted().joined(separator: ", "))"
-            logger.notice("command from the broker refused: '\(text)'")
-            return reply(to: text, ok: false, error: "'\(name)' is not allowed over MQTT; \(allowed)")
-        }
-        if case .failure(let error) = Command.parse(text) { return reply(to: text, ok: false, error: error.message) }
-        pendingCommands.withLock { $0.append(text) }
-    }
-
-    private func reply(to command: String, ok: Bool, error: String) {
-        let reply = BridgeReply(request: command, ok: ok, error: error)
-        let payload = (try? JSONEncoder.forEvents().encode(reply)).map(Array.init) ?? []
-        inbox.withLock { $0.replies.append((topics.commandReply, payload)) }
     }
 
     private func daemonHandlers() -> DaemonLink.Handlers {
@@ -281,12 +277,13 @@ public final class Bridge: Sendable {
             scan: { [self] line, bootID in
                 // The event as the socket sent it, with the device and the daemon's boot id in front.
                 let payload = Array("{\"boot_id\":\"\(bootID)\",\"device\":\"\(settings.deviceID)\",".utf8) + line.dropFirst()
-                let dropped = spool.append(topic: topics.scan, payload: payload)
+                let (dropped, stored) = spool.append(payload: payload)
                 wakeUp()
                 if !dropped.isEmpty {
                     logger.warning("spool full (\(settings.spoolBytes) bytes): \(dropped.count) oldest reads dropped")
                     inbox.withLock { $0.stateChanged = true }
                 }
+                return stored
             },
             state: { [self] state in
                 inbox.withLock {
@@ -300,9 +297,11 @@ public final class Bridge: Sendable {
                     $0.bootID = status.bootID
                 }
             },
-            reply: { [self] line, command in
-                let payload = Array("{\"request\":\(Self.jsonString(command)),".utf8) + line.dropFirst()
-                inbox.withLock { $0.replies.append((topics.commandReply, payload)) }
+            reply: { [self] command, answer in
+                switch answer {
+                case .replied(let line): forward(line, to: command)
+                case .failed(let problem): reply(to: command, ok: false, error: problem)
+                }
                 wakeUp()
             },
             connection: { [self] up, problem in
@@ -323,16 +322,16 @@ public final class Bridge: Sendable {
         return (try? JSONEncoder.forEvents().encode(payload)).map(Array.init) ?? []
     }
 
-    private func writeMetrics() {
-        guard let path = settings.metricsTextfile else { return }
-        let health = health.withLock { $0 }
-        let counts = spool.counts
-        let text = BridgeMetrics.text(health: health, spool: counts)
-        let temporary = path + ".tmp"
-        guard let file = fopen(temporary, "w") else { return }
-        fputs(text, file)
-        fclose(file)
-        rename(temporary, path)
+    /// Writes the textfile whole (`AtomicFile`: never through a planted symlink); the reason on failure.
+    private func writeMetrics() -> String? {
+        guard let path = settings.metricsTextfile else { return nil }
+        let text = BridgeMetrics.text(health: health.withLock { $0 }, spool: spool.counts)
+        do throws(Errno) {
+            try AtomicFile.write(Array(text.utf8), to: path)
+            return nil
+        } catch {
+            return "cannot write \(path): \(error.description)"
+        }
     }
 
     static func jsonString(_ text: String) -> String {
@@ -340,58 +339,4 @@ public final class Bridge: Sendable {
     }
 
     static func now() -> Double { Double(MonotonicClock.nanoseconds()) / 1e9 }
-}
-
-/// `PREFIX/DEVICE/...`: the topics of one scanner.
-struct Topics {
-    let base: String
-    var scan: String { base + "/scan" }
-    var state: String { base + "/state" }
-    var availability: String { base + "/availability" }
-    var command: String { base + "/cmd" }
-    var commandReply: String { base + "/cmd/reply" }
-}
-
-/// The `state` message.
-struct StatePayload: Encodable {
-    let device: String
-    let bootID: String?
-    let scanner: StateEvent?
-    let counters: CounterSnapshot?
-    let bridge: Bridge.Health
-    let spool: Spool.Counts
-    let time: String
-
-    enum CodingKeys: String, CodingKey {
-        case device
-        case bootID = "boot_id"
-        case scanner, counters, bridge, spool, time
-    }
-}
-
-/// The bridge's own answer on `cmd/reply`: a command it refused.
-struct BridgeReply: Encodable {
-    var type = "reply"
-    let request: String
-    let ok: Bool
-    let error: String
-}
-
-/// The bridge's counters in Prometheus text format, for node_exporter's textfile collector.
-enum BridgeMetrics {
-    static func text(health: Bridge.Health, spool: Spool.Counts) -> String {
-        var lines: [String] = []
-        func metric(_ name: String, _ type: String, _ help: String, _ value: Int) {
-            lines += ["# HELP kiosk_scanner_mqtt_\(name) \(help)", "# TYPE kiosk_scanner_mqtt_\(name) \(type)", "kiosk_scanner_mqtt_\(name) \(value)"]
-        }
-        metric("broker_up", "gauge", "1 while the bridge is connected to the broker.", health.broker == "connected" ? 1 : 0)
-        metric("daemon_up", "gauge", "1 while the bridge is connected to the daemon's socket.", health.daemon == "connected" ? 1 : 0)
-        metric("broker_losses_total", "counter", "Times the broker connection was lost.", health.brokerLosses)
-        metric("daemon_losses_total", "counter", "Times the daemon connection was lost.", health.daemonLosses)
-        metric("spool_queued", "gauge", "Reads waiting for the broker.", spool.queued)
-        metric("spool_bytes", "gauge", "Bytes of reads waiting for the broker.", spool.bytes)
-        metric("spool_dropped_total", "counter", "Reads dropped because the spool was full.", spool.dropped)
-        metric("published_total", "counter", "Reads the broker took (QoS 1: acknowledged).", spool.sent)
-        return lines.joined(separator: "\n") + "\n"
-    }
 }

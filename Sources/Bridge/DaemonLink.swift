@@ -10,39 +10,45 @@ import Synchronization
 #endif
 
 /// The bridge's connection to the daemon's socket, as a client like any other: it asks for
-/// `status` (the daemon's boot id and counters), subscribes to scans, and hands each line on. It
-/// reconnects by itself, with backoff, when the daemon is not there or goes away.
+/// `status` (the daemon's boot id and counters), subscribes to scans, hands each line on, and
+/// answers each read it has safely spooled with `ack SEQ`. Commands from the broker go through a
+/// `CommandWindow`, at the daemon's pace. It reconnects by itself, with backoff, when the daemon is
+/// not there or goes away.
 final class DaemonLink: Sendable {
     /// What comes from the daemon.
     struct Handlers: Sendable {
-        /// A scan event line, with the boot id of the daemon that sent it.
-        var scan: @Sendable (_ line: [UInt8], _ bootID: String) -> Void
+        /// A scan event line, with the boot id of the daemon that sent it; returns whether the read
+        /// is safely kept (then the daemon is told, `ack SEQ`).
+        var scan: @Sendable (_ line: [UInt8], _ bootID: String) -> Bool
         /// The daemon's state, on every change and at each status poll.
         var state: @Sendable (StateEvent) -> Void
         var status: @Sendable (StatusReply) -> Void
-        /// The reply to a command the broker sent, with the command line.
-        var reply: @Sendable (_ line: [UInt8], _ command: String) -> Void
+        /// The answer to a command the broker sent: the daemon's reply line, or why there is none.
+        var reply: @Sendable (_ command: String, _ answer: Answer) -> Void
         /// Whether the daemon is connected; and why not.
         var connection: @Sendable (_ up: Bool, _ problem: String?) -> Void
     }
+
+    /// What a broker command got.
+    enum Answer: Sendable {
+        case replied([UInt8])
+        case failed(String)
+    }
+
+    /// Broker commands at the daemon at once: their replies (a `metrics` reply is the largest, a
+    /// few KiB) stay far below the smallest `socket.client_buffer`'s worth.
+    static let window = 8
+    /// Broker commands waiting for room in the window; more are refused as busy.
+    static let queueCapacity = 256
 
     private let path: String
     private let handlers: Handlers
     private let logger: Logger
     private let stopping = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
-    /// Who waits for each reply, in order.
-    enum Asker: Sendable {
-        /// The link itself: status, subscribe.
-        case link
-        /// The broker, with its command line.
-        case broker(String)
-        /// The `unsubscribe` of a stop: every read written before its reply has been taken.
-        case drain
-    }
-
-    /// The open connection, and who waits for each reply in order.
-    private let current = Mutex<(lines: SocketLines?, waiting: [Asker])>((nil, []))
+    /// The open connection, and the lines sent to it that wait for a reply.
+    private let current = Mutex<(lines: SocketLines?, commands: CommandWindow)>((nil, DaemonLink.emptyWindow))
+    private static var emptyWindow: CommandWindow { CommandWindow(window: window, capacity: queueCapacity) }
 
     init(path: String, handlers: Handlers, logger: Logger) {
         self.path = path
@@ -62,7 +68,7 @@ final class DaemonLink: Sendable {
         stopping.store(true, ordering: .relaxed)
         let draining = current.withLock { state -> Bool in
             guard let lines = state.lines else { return false }
-            state.waiting.append(.drain)
+            state.commands.sent(.drain)
             lines.send("unsubscribe")
             return true
         }
@@ -72,22 +78,33 @@ final class DaemonLink: Sendable {
         }
     }
 
-    /// Sends a command the broker asked for; false when the daemon is not connected.
-    func send(command: String) -> Bool {
+    /// Takes a command the broker asked for: sent now, queued behind the window, or refused as
+    /// busy; nil when the daemon is not connected.
+    func submit(command: String) -> CommandWindow.Submitted? {
         current.withLock { state in
-            guard let lines = state.lines else { return false }
-            state.waiting.append(.broker(command))
-            lines.send(command)
-            return true
+            guard let lines = state.lines else { return nil }
+            let outcome = state.commands.submit(command)
+            if outcome == .send { lines.send(command) }
+            return outcome
         }
     }
 
     /// Asks for the daemon's status (counters for the `state` topic).
     func pollStatus() {
+        send(.link("status"))
+    }
+
+    /// Sends a line of the link's own, if connected.
+    private func send(_ asker: CommandWindow.Asker) {
         current.withLock { state in
             guard let lines = state.lines else { return }
-            state.waiting.append(.link)
-            lines.send("status")
+            state.commands.sent(asker)
+            switch asker {
+            case .link(let line): lines.send(line)
+            case .ack(let seq): lines.send("ack \(seq)")
+            case .drain: lines.send("unsubscribe")
+            case .broker: preconditionFailure("broker commands go through submit")
+            }
         }
     }
 
@@ -95,6 +112,7 @@ final class DaemonLink: Sendable {
         defer { finished.signal() }
         var backoff = 0.5
         var lastProblem: String?
+        var acksRefused = false
         while !stopping.load(ordering: .relaxed) {
             guard let lines = SocketLines(path: path) else {
                 let problem = "daemon socket \(path): \(String(cString: strerror(errno)))"
@@ -107,26 +125,46 @@ final class DaemonLink: Sendable {
                 backoff = min(backoff * 2, 5)
                 continue
             }
-            current.withLock { $0 = (lines, [.link]) }
-            lines.send("status")
+            current.withLock { $0 = (lines, Self.emptyWindow) }
+            send(.link("status"))
             var bootID: String?
             reading: while let event = lines.nextEvent() {
                 switch event.envelope.type {
                 case "scan":
                     // Never before the status reply: subscribe goes out only after it.
-                    if let bootID { handlers.scan(Array(event.line), bootID) }
+                    guard let bootID else { break }
+                    if handlers.scan(Array(event.line), bootID), let seq = event.decode(ScanSequence.self)?.seq { send(.ack(seq)) }
                 case "state":
                     if let state = event.decode(StateEvent.self) { handlers.state(state) }
                 case "reply":
-                    let asker = current.withLock { $0.waiting.isEmpty ? Asker.link : $0.waiting.removeFirst() }
-                    if case .drain = asker { break reading }
-                    if case .broker(let command) = asker {
-                        handlers.reply(Array(event.line), command)
-                    } else if event.envelope.command == "status", let reply = event.decode(Reply.self), let status = reply.status {
+                    let (asker, skipped, _) = current.withLock { state in
+                        let taken = state.commands.reply(command: event.envelope.command)
+                        for command in taken.next { lines.send(command) }
+                        return taken
+                    }
+                    if !skipped.isEmpty {
+                        logger.warning("the daemon sent no reply to \(skipped.count) lines (\(skipped.map(\.name).joined(separator: ", ")))")
+                        for case .broker(let command) in skipped { handlers.reply(command, .failed("the scanner daemon sent no reply to it")) }
+                    }
+                    switch asker {
+                    case .drain:
+                        break reading
+                    case .broker(let command):
+                        handlers.reply(command, .replied(Array(event.line)))
+                    case .ack(let seq):
+                        // A daemon that predates `ack` answers it as an unknown command: harmless.
+                        let reply = event.decode(Reply.self)
+                        logger.debug("ack \(seq): \(reply?.ok == true ? "taken" : LogText.escaped(reply?.error ?? "refused", limit: 60))")
+                        if reply?.ok != true && !acksRefused {
+                            acksRefused = true
+                            logger.info(
+                                "the daemon does not take acks (\(LogText.escaped(reply?.error ?? "refused", limit: 60))); reads are spooled all the same")
+                        }
+                    case .link, nil:
+                        guard event.envelope.command == "status", let reply = event.decode(Reply.self), let status = reply.status else { break }
                         if bootID == nil {
                             bootID = status.bootID ?? "unknown"
-                            current.withLock { $0.waiting.append(.link) }
-                            lines.send("subscribe")
+                            send(.link("subscribe"))
                             logger.info("connected to the daemon at \(path)", metadata: ["boot_id": "\(bootID!)"])
                             lastProblem = nil
                             backoff = 0.5
@@ -139,7 +177,15 @@ final class DaemonLink: Sendable {
                     break
                 }
             }
-            current.withLock { $0 = (nil, []) }
+            let lost = current.withLock { state in
+                defer { state = (nil, Self.emptyWindow) }
+                return state.commands.lost()
+            }
+            // Every command taken gets an answer, also when the daemon goes away under it.
+            for command in lost.unanswered {
+                handlers.reply(command, .failed("the connection to the scanner daemon was lost before it answered; the command may have been carried out"))
+            }
+            for command in lost.unsent { handlers.reply(command, .failed("the connection to the scanner daemon was lost before the command was sent")) }
             guard !stopping.load(ordering: .relaxed) else { break }
             let problem = "daemon socket \(path): connection closed"
             logger.warning("\(problem); reconnecting")
@@ -147,5 +193,10 @@ final class DaemonLink: Sendable {
             lastProblem = problem
             usleep(UInt32(backoff * 1e6))
         }
+    }
+
+    /// A scan event's `seq`, for its ack.
+    private struct ScanSequence: Decodable {
+        let seq: UInt64
     }
 }

@@ -105,11 +105,23 @@ final class MQTTConnection {
         return mosquitto_loop_write(handle, 1)
     }
 
-    /// Queues a message; returns its message id, or nil when the connection cannot take it.
-    func publish(topic: String, payload: [UInt8], qos: Int, retain: Bool) -> Int32? {
+    /// Queues a message; returns its message id, or why the connection does not take it.
+    func publish(topic: String, payload: [UInt8], qos: Int, retain: Bool) -> Result<Int32, PublishError> {
         var mid: Int32 = 0
         let rc = payload.withUnsafeBytes { mosquitto_publish(handle, &mid, topic, Int32($0.count), $0.baseAddress, Int32(qos), retain) }
-        return rc == MOSQ_ERR_SUCCESS.rawValue ? mid : nil
+        return rc == MOSQ_ERR_SUCCESS.rawValue ? .success(mid) : .failure(PublishError(rc: rc))
+    }
+
+    /// libmosquitto's reason for not queueing a message.
+    struct PublishError: Error, CustomStringConvertible {
+        let rc: Int32
+        /// The message itself is at fault (its size, its topic), not the connection: it will never go.
+        var refusesMessage: Bool {
+            [MOSQ_ERR_PAYLOAD_SIZE, MOSQ_ERR_MALFORMED_UTF8, MOSQ_ERR_INVAL, MOSQ_ERR_OVERSIZE_PACKET, MOSQ_ERR_QOS_NOT_SUPPORTED].contains {
+                $0.rawValue == rc
+            }
+        }
+        var description: String { MQTTConnection.describe(rc) }
     }
 
     func subscribe(_ topic: String, qos: Int) {

@@ -1,13 +1,12 @@
-import FoundationEssentials
-import Glibc
 import Logging
 import ScannerCore
+import ScannerProtocol
 import ServiceLifecycle
 import Synchronization
 import SystemPackage
 
-/// Writes the metrics to a node_exporter textfile every interval, atomically (a temporary file in
-/// the same directory, then rename), so the collector never reads half a file.
+/// Writes the metrics to a node_exporter textfile every interval, atomically (`AtomicFile`: a
+/// temporary file in the same directory, then rename), so the collector never reads half a file.
 final class MetricsFileService: Service, Sendable {
     private let config: Mutex<MetricsConfig>
     private let counters: Counters
@@ -45,17 +44,14 @@ final class MetricsFileService: Service, Sendable {
         }
     }
 
-    /// Writes `text` to `path` by rename; the reason on failure.
+    /// Writes `text` to `path` whole (`AtomicFile`: a fresh temporary file that never follows a
+    /// planted symlink, synced, then renamed); the reason on failure.
     static func write(_ text: String, to path: String) -> String? {
-        let temporary = path + ".tmp"
-        guard FileManager.default.createFile(atPath: temporary, contents: Data(text.utf8), attributes: [.posixPermissions: 0o644]) else {
-            return "cannot write \(temporary): \(Errno(rawValue: errno).description)"
+        do throws(Errno) {
+            try AtomicFile.write(Array(text.utf8), to: path)
+            return nil
+        } catch {
+            return "cannot write \(path): \(error.description)"
         }
-        guard rename(temporary, path) == 0 else {
-            let reason = "cannot rename \(temporary) to \(path): \(Errno(rawValue: errno).description)"
-            unlink(temporary)
-            return reason
-        }
-        return nil
     }
 }

@@ -52,11 +52,21 @@ struct Record: ParsableCommand {
             throw ExitCode(2)
         }
         connection.declareTool()
+        let folder = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard folder >= 0 else {
+            Scan.fail("record: cannot open \(directory): \(Errno(rawValue: errno).description)")
+            throw ExitCode(2)
+        }
+        defer { close(folder) }
         connection.send("record \(seconds)")
         var index = RecordingIndex()
         var budgetLeft = budget
         var stopped: String?
         var ended = false
+        let encoder = Self.indexEncoder()
+        // What index.json will take: room for it is kept free before each frame is written, so
+        // that the frames never crowd out the index that makes them usable.
+        var indexBytes = 256
         while let event = connection.nextEvent() {
             switch event.envelope.type {
             case "reply" where event.envelope.command == "record":
@@ -66,18 +76,23 @@ struct Record: ParsableCommand {
                 }
             case "frame":
                 guard let frame = event.decode(FrameEvent.self), let data = frame.pgm(luma: event.luma) else { continue }
-                if let problem = budgetLeft.problem(adding: Int64(data.count)) {
+                let number = String(index.frames.count + 1)
+                let name = "frame-" + String(repeating: "0", count: max(0, 6 - number.count)) + number + ".pgm"
+                let entry = RecordingIndex.Entry(file: name, sequence: frame.sequence, timestampNs: frame.timestampNs, reads: frame.reads)
+                let entryBytes = ((try? encoder.encode(entry).count) ?? 1024) + 16
+                if let problem = budgetLeft.problem(adding: DiskBudget.onDisk(data.count) + DiskBudget.onDisk(indexBytes + entryBytes)) {
                     stopped = problem
                     break
                 }
-                let number = String(index.frames.count + 1)
-                let name = "frame-" + String(repeating: "0", count: max(0, 6 - number.count)) + number + ".pgm"
-                guard FileManager.default.createFile(atPath: "\(directory)/\(name)", contents: data) else {
-                    stopped = "cannot write \(directory)/\(name)"
+                do throws(Errno) {
+                    try AtomicFile.write(data, named: name, in: folder, permissions: [.ownerReadWrite, .groupRead, .otherRead], durable: false)
+                } catch {
+                    stopped = "cannot write \(directory)/\(name): \(error.description)"
                     break
                 }
-                budgetLeft.used += Int64(data.count)
-                index.frames.append(RecordingIndex.Entry(file: name, sequence: frame.sequence, timestampNs: frame.timestampNs, reads: frame.reads))
+                budgetLeft.used += DiskBudget.onDisk(data.count)
+                indexBytes += entryBytes
+                index.frames.append(entry)
             case "record-end":
                 index.missedFrames += event.decode(RecordEnd.self)?.skipped ?? 0
                 ended = true
@@ -86,7 +101,8 @@ struct Record: ParsableCommand {
             }
             if ended || stopped != nil { break }
         }
-        try write(index, to: "\(directory)/index.json")
+        let removed = try save(&index, in: folder, encoder: encoder)
+        if removed > 0 { stopped = (stopped ?? "the disk filled up") + "; \(removed) frames removed to make room for index.json" }
         let reads = index.frames.reduce(0) { $0 + $1.reads.count }
         print("\(directory): \(index.frames.count) frames, \(reads) reads, \(index.missedFrames) frames missed, \(budgetLeft.used >> 10) KiB")
         if let stopped {
@@ -99,12 +115,30 @@ struct Record: ParsableCommand {
         }
     }
 
-    private func write(_ index: RecordingIndex, to path: String) throws {
+    static func indexEncoder() -> JSONEncoder {
         let encoder = JSONEncoder.forEvents()
         encoder.outputFormatting.insert(.prettyPrinted)
-        guard let data = try? encoder.encode(index), FileManager.default.createFile(atPath: path, contents: data) else {
-            Scan.fail("record: cannot write \(path)")
-            throw ExitCode(1)
+        return encoder
+    }
+
+    /// Writes index.json whole (`AtomicFile`). Should the disk still be too full for it, the newest
+    /// frames are removed until it fits: an index that lists every frame on disk is worth more than
+    /// frames nothing lists. Returns how many frames were removed.
+    private func save(_ index: inout RecordingIndex, in folder: Int32, encoder: JSONEncoder) throws -> Int {
+        var removed = 0
+        while true {
+            do throws(Errno) {
+                guard let data = try? encoder.encode(index) else { throw Errno.invalidArgument }
+                try AtomicFile.write(data, named: "index.json", in: folder, permissions: [.ownerReadWrite, .groupRead, .otherRead])
+                return removed
+            } catch {
+                guard error == .noSpace || error == .diskQuotaExceeded, let last = index.frames.popLast() else {
+                    Scan.fail("record: cannot write \(directory)/index.json: \(error.description)")
+                    throw ExitCode(1)
+                }
+                unlinkat(folder, last.file, 0)
+                removed += 1
+            }
         }
     }
 
@@ -129,6 +163,9 @@ struct DiskBudget {
     let maxBytes: Int64
     let keepFreeBytes: Int64
     var used: Int64 = 0
+
+    /// What a file of `bytes` takes on disk: whole 4 KiB blocks.
+    static func onDisk(_ bytes: Int) -> Int64 { (Int64(bytes) + 4095) & ~4095 }
 
     /// Why writing `bytes` more is not allowed, or nil when it is.
     func problem(adding bytes: Int64) -> String? {

@@ -5,49 +5,86 @@ import Testing
 
 /// The bridge's on-disk spool: order, the byte bound, and what a restart finds.
 @Suite struct SpoolTests {
+    static let topic = "kiosk-scanner/lane/scan"
+
     func directory() throws -> String {
         try TemporaryDirectory.shared.directory("spool") + "/spool"
     }
 
+    /// A scan event as the bridge spools it.
+    static func scan(_ seq: Int) -> [UInt8] {
+        Array(#"{"boot_id":"b","device":"lane","seq":\#(seq),"text":"read \#(seq)","type":"scan"}"#.utf8)
+    }
+
+    static func texts(_ entries: [Spool.Entry]) -> [String] {
+        entries.map { entry in
+            let object = try? JSONSerialization.jsonObject(with: Data(entry.payload)) as? [String: Any]
+            return object?["text"] as? String ?? "?"
+        }
+    }
+
     @Test func messagesLeaveInOrderAndOnlyWhenTaken() throws {
-        let path = try directory()
-        let spool = try Spool(directory: path, limit: 1 << 20)
-        for index in 1...5 { spool.append(topic: "t/scan", payload: Array("read \(index)".utf8)) }
+        let spool = try Spool(directory: try directory(), limit: 1 << 20, scanTopic: Self.topic)
+        for index in 1...5 { spool.append(payload: Self.scan(index)) }
         let first = spool.entries(after: nil, count: 3)
-        #expect(first.map { String(decoding: $0.payload, as: UTF8.self) } == ["read 1", "read 2", "read 3"])
+        #expect(Self.texts(first) == ["read 1", "read 2", "read 3"])
         #expect(spool.entries(after: first.last?.id, count: 10).count == 2)
         spool.remove(first[1].id)
         #expect(spool.counts.queued == 4 && spool.counts.sent == 1)
-        #expect(spool.entries(after: nil, count: 10).map { String(decoding: $0.payload, as: UTF8.self) } == ["read 1", "read 3", "read 4", "read 5"])
+        #expect(Self.texts(spool.entries(after: nil, count: 10)) == ["read 1", "read 3", "read 4", "read 5"])
     }
 
     @Test func aFullSpoolDropsTheOldestAndCountsThem() throws {
-        let spool = try Spool(directory: try directory(), limit: 100)
+        let spool = try Spool(directory: try directory(), limit: 200, scanTopic: Self.topic)
         var dropped: [Spool.Entry] = []
-        for index in 1...10 { dropped += spool.append(topic: "t", payload: Array("payload \(index) ......".utf8)) }
+        for index in 1...10 { dropped += spool.append(payload: Self.scan(index)).dropped }
         let kept = spool.entries(after: nil, count: 100)
         #expect(!dropped.isEmpty && spool.counts.dropped == dropped.count)
-        #expect(spool.counts.bytes <= 100 && spool.counts.queued == kept.count)
-        #expect(dropped.first.map { String(decoding: $0.payload, as: UTF8.self) } == "payload 1 ......", "the oldest go first")
-        #expect(kept.last.map { String(decoding: $0.payload, as: UTF8.self) } == "payload 10 ......", "the newest stays")
+        #expect(spool.counts.bytes <= 200 && spool.counts.queued == kept.count)
+        #expect(Self.texts(Array(dropped.prefix(1))) == ["read 1"], "the oldest go first")
+        #expect(Self.texts(Array(kept.suffix(1))) == ["read 10"], "the newest stays")
     }
 
     @Test func aRestartFindsWhatWasNotTakenInOrder() throws {
         let path = try directory()
         do {
-            let spool = try Spool(directory: path, limit: 1 << 20)
-            for index in 1...12 { spool.append(topic: "t/scan", payload: Array("read \(index)".utf8)) }
+            let spool = try Spool(directory: path, limit: 1 << 20, scanTopic: Self.topic)
+            for index in 1...12 { #expect(spool.append(payload: Self.scan(index)).stored) }
             spool.remove(spool.entries(after: nil, count: 1)[0].id)
         }
-        let again = try Spool(directory: path, limit: 1 << 20)
-        #expect(again.entries(after: nil, count: 100).map { String(decoding: $0.payload, as: UTF8.self) } == (2...12).map { "read \($0)" })
-        #expect(again.entries(after: nil, count: 1).first?.topic == "t/scan")
+        let again = try Spool(directory: path, limit: 1 << 20, scanTopic: Self.topic)
+        #expect(Self.texts(again.entries(after: nil, count: 100)) == (2...12).map { "read \($0)" })
+        #expect(again.counts.quarantined == 0)
         // New messages go after the old ones.
-        again.append(topic: "t/scan", payload: Array("read 13".utf8))
-        #expect(again.entries(after: nil, count: 100).last.map { String(decoding: $0.payload, as: UTF8.self) } == "read 13")
+        again.append(payload: Self.scan(13))
+        #expect(Self.texts(again.entries(after: nil, count: 100)).last == "read 13")
     }
 
     @Test func aSpoolThatCannotBeMadeIsAClearError() {
-        #expect(throws: BridgeError.self) { try Spool(directory: "/proc/no-such/spool", limit: 1000) }
+        #expect(throws: BridgeError.self) { try Spool(directory: "/proc/no-such/spool", limit: 1000, scanTopic: Self.topic) }
+    }
+
+    /// `kiosk-scanner mqtt` run by hand: the default spool's parents do not exist yet.
+    @Test func missingParentsAreMadePrivate() throws {
+        let path = try TemporaryDirectory.shared.directory("spool-parents") + "/var/lib/kiosk-scanner/mqtt-spool"
+        _ = try Spool(directory: path, limit: 1000, scanTopic: Self.topic)
+        for made in [path, (path as NSString).deletingLastPathComponent] {
+            let mode = try #require(try FileManager.default.attributesOfItem(atPath: made)[.posixPermissions] as? Int)
+            #expect(mode == 0o700, "\(made): \(String(mode, radix: 8))")
+        }
+    }
+
+    @Test func aSpoolOthersMayWriteOrAnotherUserOwnsIsRefused() throws {
+        let open = try directory()
+        try FileManager.default.createDirectory(atPath: open, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        chmod(open, 0o770)
+        let writable = #expect(throws: BridgeError.self) { try Spool(directory: open, limit: 1000, scanTopic: Self.topic) }
+        #expect(writable?.description.contains("writable by its group or others (mode 770)") == true, "\(String(describing: writable))")
+        try #require(geteuid() == 0, "chown to another user needs root")
+        let foreign = try directory()
+        try FileManager.default.createDirectory(atPath: foreign, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        chown(foreign, 65534, 65534)
+        let owned = #expect(throws: BridgeError.self) { try Spool(directory: foreign, limit: 1000, scanTopic: Self.topic) }
+        #expect(owned?.description.contains("belongs to uid 65534") == true, "\(String(describing: owned))")
     }
 }

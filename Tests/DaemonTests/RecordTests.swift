@@ -8,6 +8,17 @@ import Testing
 
 /// `kiosk-scanner record` against the emulated camera, and `replay:DIR` of what it wrote.
 @Suite(.serialized) struct RecordTests {
+    /// Whether this process may mount a tmpfs (root, outside a locked-down container): the test of
+    /// a disk that fills up needs a small one.
+    static let tmpfsMountable: Bool = {
+        let probe = NSTemporaryDirectory() + "tmpfs-probe-\(getpid())"
+        mkdir(probe, 0o700)
+        defer { rmdir(probe) }
+        guard mount("tmpfs", probe, "tmpfs", 0, "size=1m") == 0 else { return false }
+        umount(probe)
+        return true
+    }()
+
     let directory: String
     let camera: EmulatedCamera
 
@@ -69,5 +80,47 @@ import Testing
         #expect(full.status == 1)
         #expect(full.stderr.contains("refusing to start"), "\(full.stderr)")
         #expect(full.stderr.contains("must keep 100000000 MiB free"))
+    }
+
+    /// `--keep-free-megabytes 0` on a small tmpfs, and the same with the disk filled by someone else
+    /// mid-recording: whatever the disk does, `index.json` is there and lists every frame on disk.
+    @Test(.enabled(if: RecordTests.tmpfsMountable, "mounts a tmpfs: needs root outside a locked-down container"))
+    func aFullDiskKeepsAnIndexOfEveryFrameWritten() throws {
+        try camera.plug(["background": "200", "noise": "4"])
+        let live = try DaemonProcess(config: Fixtures.config(device: camera.node), environment: camera.environment)
+        _ = try live.connect()
+        for filled in [false, true] {
+            let disk = directory + "/disk-\(filled)"
+            mkdir(disk, 0o755)
+            // 640x480 frames take 300 KiB: a few fill it.
+            try #require(mount("tmpfs", disk, "tmpfs", 0, "size=3m") == 0, "mount: \(String(cString: strerror(errno)))")
+            defer { umount2(disk, Int32(MNT_DETACH)) }
+            let take = disk + "/take"
+            let recorder = try Tool.start(
+                Tool.scannerBinary, ["record", take, "--seconds", "20", "--keep-free-megabytes", "0", "--socket", live.socketPath])
+            if filled {
+                // Once frames come, another writer takes all that is left.
+                let deadline = Date().addingTimeInterval(30)
+                while ((try? FileManager.default.contentsOfDirectory(atPath: take)) ?? []).filter({ $0.hasSuffix(".pgm") }).count < 2,
+                    Date() < deadline
+                {
+                    usleep(20_000)
+                }
+                let filler = fopen(disk + "/filler", "w")
+                let block = [UInt8](repeating: 1, count: 4096)
+                while fwrite(block, 1, block.count, filler) == block.count && fflush(filler) == 0 {}
+                fclose(filler)
+            }
+            let result = recorder.wait()
+            #expect(result.status == 1 && result.stderr.contains("stopped early"), "\(result.stderr)")
+            // Alone on the disk it stops while the index still fits; filled by another, it makes room.
+            #expect(result.stderr.contains(filled ? "frames removed to make room for index.json" : "must keep 0 MiB free"), "\(result.stderr)")
+            let data = try Data(contentsOf: URL(fileURLWithPath: take + "/index.json"))
+            let index = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            let listed = (index["frames"] as? [[String: Any]] ?? []).compactMap { $0["file"] as? String }
+            let onDisk = try FileManager.default.contentsOfDirectory(atPath: take).filter { $0.hasSuffix(".pgm") }
+            #expect(!listed.isEmpty && listed.sorted() == onDisk.sorted(), "listed \(listed), on disk \(onDisk): \(result.stderr)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: take).allSatisfy { $0.hasSuffix(".pgm") || $0 == "index.json" })
+        }
     }
 }
