@@ -245,6 +245,7 @@ public enum ConfigFile {
             socket.controlGroup = group.isEmpty ? nil : group
         }
         if let value = section.value("images") { socket.images = try value.bool() }
+        if let value = section.value("control_characters") { socket.controlCharacters = try controlCharacters(value) }
         try readFormatting(&section, into: &socket.formatting)
         try section.finish()
     }

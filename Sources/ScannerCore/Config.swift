@@ -218,6 +218,9 @@ public struct SocketConfig: Sendable, Hashable {
     public var images = true
     /// GTIN options and rules for the data the socket sends: the plain line, and `formatted` in JSON.
     public var formatting = Formatting()
+    /// Control characters in the data the socket sends: kept by default, since socket clients are
+    /// programs that take the data as it was encoded (JSON escapes them in any case).
+    public var controlCharacters = ControlCharacters.keep
 
     public init() {}
 }
