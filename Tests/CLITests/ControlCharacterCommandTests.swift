@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// What the commands make of control characters: `layout` reports what the wedge types under each
-/// policy.
+/// policy, and `scan` escapes them on a terminal only.
 @Suite struct ControlCharacterCommandTests {
     /// `HostileCode.text` as `layout --escapes` takes it (argv cannot carry NUL).
     static let escapedHostile = HostileCode.text.unicodeScalars.map { scalar in
@@ -59,5 +59,27 @@ import Testing
         #expect(caret.stdout.hasPrefix("'\\n' as ^J: grave then space then shift+j\n"), "^ is a dead key on de")
         let bad = try Tool.capture(Tool.scannerBinary, ["layout", "--control-characters", "strip", "us"])
         #expect(bad.status == 2 && bad.stderr.contains("'strip' is not one of keep, drop, caret, escape, replace:TEXT"))
+    }
+
+    @Test func scanEscapesControlCharactersOnATerminalOnly() throws {
+        let file = try Barcodes.qr(bytes: Array(HostileCode.text.utf8))
+        let shown = "QR-Code:" + HostileCode.Policy.escape.serialData + "\n"
+        #expect(try Tool.scannerOnTerminal(["scan", file], atLeast: shown.utf8.count) == Array(shown.utf8))
+        // A pipe gets the data as decoded, for programs.
+        #expect(try Tool.capture(Tool.scannerBinary, ["scan", file]).stdout == "QR-Code:\(HostileCode.text)\n")
+    }
+
+    /// JSONEncoder escapes C0 itself, but writes DEL and C1 as they are (U+009B is CSI to some
+    /// terminals): on a terminal they become \u escapes, which keep the line JSON with the same text.
+    @Test func scanJSONOnATerminalStaysJSON() throws {
+        let text = "A\u{1B}[1mB\u{7F}C\u{9B}31mD"
+        let file = try Barcodes.qr(bytes: Array(text.utf8))
+        let piped = try Tool.capture(Tool.scannerBinary, ["scan", "--json", file]).stdout
+        #expect(piped.contains("\"text\":\"A\\u001b[1mB\u{7F}C\u{9B}31mD\""), "\(piped)")
+        let shown = String(decoding: try Tool.scannerOnTerminal(["scan", "--json", file], atLeast: piped.utf8.count), as: UTF8.self)
+        #expect(shown.contains(#""text":"A\u001b[1mB\u007fC\u009b31mD""#), "\(shown)")
+        #expect(!shown.unicodeScalars.dropLast().contains(where: ControlCharacters.isControl), "only the newline")
+        let object = try JSONSerialization.jsonObject(with: Data(shown.utf8)) as? [String: Any]
+        #expect(object?["text"] as? String == text)
     }
 }
