@@ -252,6 +252,7 @@ public enum ConfigFile {
             let group = try value.string()
             socket.consumerGroup = group.isEmpty ? nil : group
         }
+        if let value = section.value("control_characters") { socket.controlCharacters = try controlCharacters(value) }
         try readFormatting(&section, into: &socket.formatting)
         try section.finish()
     }

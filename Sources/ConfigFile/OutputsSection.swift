@@ -60,9 +60,7 @@ extension ConfigFile {
         }
         if let value = section.value("key_delay") { keyboard.keyDelaySeconds = try value.double(in: 0...1) }
         if let value = section.value("caps_lock_compensation") { keyboard.capsLockCompensation = try value.bool() }
-        var format = OutputFormat()
-        format.terminator = .cr
-        var output = OutputConfig(kind: .keyboard(keyboard), format: format)
+        var output = OutputConfig(kind: .keyboard(keyboard), format: .keyboard)
         try readFraming(&section, into: &output, keyboard: true)
         return output
     }
@@ -81,7 +79,7 @@ extension ConfigFile {
         return output
     }
 
-    /// Prefix, suffix, terminator, AIM identifier, GS1 separator, the hold queue, and the formatting.
+    /// Prefix, suffix, terminator, AIM identifier, GS1 separator, control characters, the hold queue, and the formatting.
     private static func readFraming(_ section: inout Section, into output: inout OutputConfig, keyboard: Bool) throws(ConfigError) {
         if let value = section.value("prefix") { output.format.prefix = try escaped(value) }
         if let value = section.value("suffix") { output.format.suffix = try escaped(value) }
@@ -102,9 +100,24 @@ extension ConfigFile {
             let text = try value.string()
             output.format.gs1Separator = text == "keep" ? .keep : .replace(try escaped(value))
         }
+        if let value = section.value("control_characters") { output.format.controlCharacters = try controlCharacters(value) }
         if let value = section.value("hold_count") { output.holdCount = try value.int(in: 1...10_000) }
         if let value = section.value("hold_seconds") { output.holdSeconds = try value.double(in: 0.1...86400) }
         try readFormatting(&section, into: &output.format.formatting)
+    }
+
+    /// `keep`, `drop`, `caret`, `escape`, or `{replace: TEXT}` (TEXT with the framing's escapes).
+    static func controlCharacters(_ value: Value) throws(ConfigError) -> ControlCharacters {
+        if case .scalar(let scalar) = value.node {
+            if let policy = ControlCharacters.named[scalar.string] { return policy }
+            if scalar.string == "replace" { throw value.error("replace takes the text each one becomes, e.g. {replace: \"?\"}") }
+            throw value.error("'\(scalar.string)' is not one of \(ControlCharacters.names)")
+        }
+        guard case .mapping = value.node else { throw value.error("expected one of \(ControlCharacters.names)") }
+        var section = try Section(node: value.node, file: value.file, path: value.key, line: value.line)
+        guard let text = section.value("replace") else { throw section.error("expected one of \(ControlCharacters.names)") }
+        try section.finish()
+        return .replace(try escaped(text))
     }
 
     static func escaped(_ value: Value) throws(ConfigError) -> [UInt8] {

@@ -235,6 +235,9 @@ public struct SocketConfig: Sendable, Hashable {
         /// Once the consumer answered `ack SEQ`.
         case required
     }
+    /// Control characters in the data the socket sends: kept by default, since socket clients are
+    /// programs that take the data as it was encoded (JSON escapes them in any case).
+    public var controlCharacters = ControlCharacters.keep
 
     public init() {}
 }

@@ -1,9 +1,9 @@
 import FoundationEssentials
 import Glibc
 
-/// How one output frames a read: its data as the formatting makes it (GTIN options, rules), with or
-/// without its AIM identifier and with GS1 separators as configured, between prefix and suffix, and
-/// a terminator. Pure: a read in, bytes out.
+/// How one output frames a read: its data as the formatting makes it (GTIN options, rules), with
+/// control characters and GS1 separators as configured, with or without its AIM identifier, between
+/// prefix and suffix, and a terminator. Pure: a read in, bytes out.
 public struct OutputFormat: Sendable, Hashable {
     /// What ends a read.
     public enum Terminator: Sendable, Hashable {
@@ -36,9 +36,25 @@ public struct OutputFormat: Sendable, Hashable {
     /// Put the AIM symbology identifier (`]E0`, `]Q1`...) before the data.
     public var aim = false
     public var gs1Separator = GS1Separator.keep
+    /// What becomes of control characters in the data; what the config adds (prefix, suffix,
+    /// terminator, the GS1 separator's replacement) goes out whatever it holds.
+    public var controlCharacters = ControlCharacters.keep
+    /// Control characters that `controlCharacters: drop` leaves in: GS for a keyboard wedge, which
+    /// types it as its `gs_key`, so that GS1 fields stay apart by default.
+    public var keptByDrop: Set<UInt8> = []
     public var formatting = Formatting()
 
     public init() {}
+
+    /// A keyboard wedge's defaults: Enter after each read, and control characters dropped but GS,
+    /// since an Enter or Tab in the middle of a code would submit or leave the host's form.
+    public static var keyboard: OutputFormat {
+        var format = OutputFormat()
+        format.terminator = .cr
+        format.controlCharacters = .drop
+        format.keptByDrop = [0x1D]
+        return format
+    }
 
     /// The bytes of `read` as this output sends them, or nil when a formatting rule sends it as nothing.
     public func bytes(for read: Read) -> [UInt8]? { framed(read)?.bytes }
@@ -47,11 +63,19 @@ public struct OutputFormat: Sendable, Hashable {
     /// (which the GTIN options may change); nil when a formatting rule sends it as nothing.
     public func framed(_ read: Read) -> (bytes: [UInt8], aim: String)? {
         guard let formatted = formatting.apply(to: read) else { return nil }
-        var data = formatted.bytes
-        if case .replace(let replacement) = gs1Separator {
-            data = data.flatMap { $0 == 0x1D ? replacement : [$0] }
+        return (prefix + (aim ? Array(formatted.aim.utf8) : []) + data(formatted.bytes) + suffix + terminator.bytes, formatted.aim)
+    }
+
+    /// Formatted data as this output sends it, before its framing: GS as `gs1Separator` says (a
+    /// replacement is the config's own text, which the control-character policy leaves alone), other
+    /// control characters as `controlCharacters` says.
+    public func data(_ bytes: [UInt8]) -> [UInt8] {
+        var exceptions: [UInt8: [UInt8]] = [:]
+        if controlCharacters == .drop {
+            for kept in keptByDrop { exceptions[kept] = [kept] }
         }
-        return (prefix + (aim ? Array(formatted.aim.utf8) : []) + data + suffix + terminator.bytes, formatted.aim)
+        if case .replace(let replacement) = gs1Separator { exceptions[0x1D] = replacement }
+        return controlCharacters.apply(to: bytes, except: exceptions)
     }
 
     /// Parses C-style escapes in config text: `\r \n \t \\ \xHH` and `<GS>`-style names (GS, RS, EOT, ETX, STX, ESC).

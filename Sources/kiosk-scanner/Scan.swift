@@ -95,10 +95,11 @@ struct Scan: ParsableCommand {
                 for read in pack.add(reads, at: 0) + pack.flush() {
                     guard let shown = formatting.shownText(for: read) else { continue }
                     let formatted = formatting.isIdentity ? nil : shown
-                    print(
+                    let line =
                         json
-                            ? String(decoding: try encoder.encode(FileRead(file: file, read: read, formatted: formatted)), as: UTF8.self)
-                            : "\(read.symbology):\(shown)")
+                        ? String(decoding: try encoder.encode(FileRead(file: file, read: read, formatted: formatted)), as: UTF8.self)
+                        : "\(read.symbology):\(shown)"
+                    print(Self.forTerminal(line, json: json))
                 }
             } catch {
                 failed = true
@@ -118,6 +119,25 @@ struct Scan: ParsableCommand {
             chosen.insert(symbology)
         }
         return chosen
+    }
+
+    /// `line` as standard output may show it: on a terminal, with control characters escaped
+    /// (`\r`, `\x1b`), as `ls` does, so that a code cannot move the cursor, clear the screen or
+    /// retitle the window; for a pipe or a file, as it is. A JSON line stays JSON: JSONEncoder
+    /// escapes C0 but writes DEL and C1 (U+009B is CSI) as they are, so those become `\u007f`.
+    static func forTerminal(_ line: String, json: Bool) -> String {
+        guard isatty(STDOUT_FILENO) == 1 else { return line }
+        guard json else { return ControlCharacters.escape.apply(to: line) }
+        var escaped = ""
+        for scalar in line.unicodeScalars {
+            if ControlCharacters.isControl(scalar) {
+                let hex = String(scalar.value, radix: 16)
+                escaped += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            } else {
+                escaped.unicodeScalars.append(scalar)
+            }
+        }
+        return escaped
     }
 
     static func fail(_ message: String) {

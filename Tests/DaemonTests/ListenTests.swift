@@ -25,4 +25,14 @@ import Testing
         listen.process.waitUntilExit()
         #expect(listen.process.terminationStatus == 0)
     }
+
+    /// On a terminal, `listen` escapes control characters (a code cannot clear the screen or
+    /// retitle the window); the same read through a pipe is as decoded (listenSurvivesADaemonRestart).
+    @Test func listenEscapesControlCharactersOnATerminal() throws {
+        let daemon = try DaemonProcess(config: Fixtures.config(device: "replay:\(try Fixtures.replayDirectory(codes: [HostileCode.text]))"))
+        #expect(daemon.waitForLog("listening on"))
+        let shown = "QR-Code:" + HostileCode.Policy.escape.serialData + "\n"
+        let got = try Tool.scannerOnTerminal(["listen", "--socket", daemon.socketPath, "--count", "1"], atLeast: shown.utf8.count)
+        #expect(String(decoding: got, as: UTF8.self) == shown)
+    }
 }

@@ -8,9 +8,6 @@ import Testing
 /// Tests/Tools/xkbtype replays our strokes through libxkbcommon and the en_US.UTF-8 compose table,
 /// as a Linux host's keyboard stack does.
 @Suite struct KeyboardLayoutTests {
-    static let xkbtype = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("../../.build/tools/xkbtype").standardized.path
-
     /// Layouts of Latin-script countries and common variants: each types all of printable ASCII
     /// on a host with that layout, some of it through dead keys.
     static let latin = [
@@ -20,24 +17,6 @@ import Testing
     ]
     /// Layouts without Latin letters: what they cannot type is counted as missing.
     static let nonLatin = ["ru", "gr", "il", "ua"]
-
-    /// Strokes as xkbtype reads them: "CODE:MODS", MODS 1 Shift, 2 AltGr, 4 Ctrl.
-    static func strokes(_ actions: [KeyAction]) -> String {
-        actions.map { action in
-            guard case .stroke(let key, let modifiers) = action else { return "?" }
-            let mods = (modifiers.contains(.shift) ? 1 : 0) | (modifiers.contains(.altGr) ? 2 : 0) | (modifiers.contains(.ctrl) ? 4 : 0)
-            return "\(key.code):\(mods)"
-        }.joined(separator: " ")
-    }
-
-    /// What the host types for each line of strokes.
-    static func typed(_ lines: [String], layout: String) throws -> [String] {
-        let input = try TemporaryDirectory.shared.file("strokes-\(UUID().uuidString.prefix(8)).txt")
-        try (lines.joined(separator: "\n") + "\n").write(toFile: input, atomically: true, encoding: .utf8)
-        let result = try Tool.capture("/bin/sh", ["-c", "\"$0\" \"$1\" < \"$2\"", xkbtype, layout == "uk" ? "gb" : layout, input])
-        #expect(result.status == 0, "\(result.stderr)")
-        return result.stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-    }
 
     static let printableASCII = (0x20...0x7E).map { Character(UnicodeScalar(UInt8($0))) }
 
@@ -55,11 +34,11 @@ import Testing
                 missing.append(character)
             } else {
                 #expect(typed.missing.isEmpty && !typed.actions.isEmpty, "\(name): '\(character)'")
-                lines.append(strokes(typed.actions))
+                lines.append(HostKeyboard.strokes(typed.actions))
                 sent.append(character)
             }
         }
-        let output = try typed(lines, layout: name)
+        let output = try HostKeyboard.typed(lines, layout: name)
         for (index, character) in sent.enumerated() {
             #expect(output[index] == String(character), "\(name): '\(character)' typed as '\(output[index])' by \(lines[index])")
         }
@@ -84,11 +63,11 @@ import Testing
         let compiled = try Keymap.compile(layout)
         let characters = compiled.characters
         #expect(characters.count > 60)
-        let output = try Self.typed(characters.map { Self.strokes(compiled.actions(for: $0)!) }, layout: layout)
+        let output = try HostKeyboard.typed(characters.map { HostKeyboard.strokes(compiled.actions(for: $0)!) }, layout: layout)
         for (index, character) in characters.enumerated() {
             #expect(
                 output[index] == String(character),
-                "\(layout): '\(character)' typed as '\(output[index])' by \(Self.strokes(compiled.actions(for: character)!))")
+                "\(layout): '\(character)' typed as '\(output[index])' by \(HostKeyboard.strokes(compiled.actions(for: character)!))")
         }
     }
 
@@ -100,7 +79,7 @@ import Testing
         // US international: ê is the circumflex dead key (Shift+6) then e.
         let intl = try Keymap.compile("us(intl)")
         #expect(intl.actions(for: "ê") == [.stroke(Key.digits[5], .shift), .stroke(.letter("e"), [])])
-        #expect(try Self.typed([Self.strokes(intl.actions(for: "ê")!)], layout: "us(intl)") == ["ê", ""])
+        #expect(try HostKeyboard.typed([HostKeyboard.strokes(intl.actions(for: "ê")!)], layout: "us(intl)") == ["ê", ""])
     }
 
     @Test func keysOnlyJISAndABNT2BoardsHaveAreUsedForWhatNoOtherKeyTypes() throws {
@@ -117,7 +96,7 @@ import Testing
         let typed = Typist(layout: compiled).actions(for: Array("0109501101530003\u{1D}10123".utf8))
         if compiled.actions(for: "]")?.count == 1 {
             #expect(typed.missing.isEmpty)
-            #expect(try Self.typed([Self.strokes(typed.actions)], layout: layout).first == "0109501101530003<ctrl-bracketright>10123")
+            #expect(try HostKeyboard.typed([HostKeyboard.strokes(typed.actions)], layout: layout).first == "0109501101530003<ctrl-bracketright>10123")
         } else {
             #expect(typed.missing.contains("\u{1D}"), "\(layout): GS with no key for ] counts as missing")
         }

@@ -87,3 +87,23 @@ public final class PseudoTerminal: @unchecked Sendable {
         Glibc.close(master)
     }
 }
+
+extension Tool {
+    /// Runs `kiosk-scanner ARGUMENTS` with its standard output on a terminal (for what it does when
+    /// `isatty`); returns what the terminal got once `count` bytes have come (fewer after 10 s),
+    /// after the program has exited.
+    public static func scannerOnTerminal(_ arguments: [String], atLeast count: Int) throws -> [UInt8] {
+        let terminal = try PseudoTerminal()
+        defer { terminal.close() }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: scannerBinary)
+        process.arguments = arguments
+        process.standardOutput = FileHandle(forUpdatingAtPath: terminal.slavePath)
+        process.standardError = FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let bytes = terminal.read(atLeast: count)
+        process.waitUntilExit()
+        return bytes
+    }
+}
