@@ -149,6 +149,12 @@ let package = Package(
         .testTarget(name: "OutputsTests", dependencies: ["ScannerCore", "Keymaps", "ScannerTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["ScannerCore", "ScannerTestSupport"]),
         .testTarget(name: "BridgeTests", dependencies: ["Bridge", "ScannerTestSupport"]),
-        .testTarget(name: "DaemonTests", dependencies: ["Daemon", "ScannerCore", "ScannerProtocol", "ImageFiles", "ScannerTestSupport"]),
+        .testTarget(
+            name: "DaemonTests",
+            dependencies: [
+                "Daemon", "ScannerCore", "ScannerProtocol", "ImageFiles", "ScannerTestSupport", "Feedback", "Outputs",
+                .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]),
     ]
 )

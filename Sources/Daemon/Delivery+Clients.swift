@@ -128,15 +128,21 @@ extension Delivery {
 
     /// Keeps the unread counts and deadlines checked while a read awaits an answer.
     func scheduleTick() {
-        guard tick == nil else { return }
         // The peer usually reads within a millisecond; a consumer that stopped reading is checked less often.
         let eager = clients.values.contains { $0.consuming && !$0.awaiting.isEmpty } || pending.values.contains { $0.state == .inFlight }
         guard eager || clients.values.contains(where: { !$0.awaiting.isEmpty }) else { return }
-        tick = eventLoop.assumeIsolated().scheduleTask(in: eager ? .milliseconds(5) : .milliseconds(100)) { [self] in
-            tick = nil
-            check()
-            scheduleTick()
+        let due = eventLoop.now + (eager ? .milliseconds(5) : .milliseconds(100))
+        if let tick {
+            guard due < tick.deadline else { return }
+            tick.task.cancel()
         }
+        tick = (
+            eventLoop.assumeIsolated().scheduleTask(deadline: due) { [self] in
+                tick = nil
+                check()
+                scheduleTick()
+            }, due
+        )
     }
 
     /// What the unread counts and the clock say: reads a consumer has read are delivered; a consumer

@@ -88,9 +88,10 @@ extension Delivery {
     /// outcome yet or was delivered lately; without a seq, the oldest read `id` has not answered.
     private func answered(_ seq: UInt64?, by id: Int) -> UInt64? {
         guard let client = clients[id] else { return nil }
-        guard let seq else { return client.awaiting.first?.seq }
-        if client.awaiting.contains(where: { $0.seq == seq }) || recent.had(seq, client: id) { return seq }
-        return pending[seq].flatMap { $0.holders.contains(id) && !$0.isFinal ? seq : nil }
+        // Reads that got their outcome meanwhile (dropped, rejected) are no longer the client's to answer.
+        let open = { [self] (seq: UInt64) in pending[seq].map { !$0.isFinal && $0.holders.contains(id) } ?? false }
+        guard let seq else { return client.awaiting.first { open($0.seq) }?.seq }
+        return open(seq) || recent.had(seq, client: id) ? seq : nil
     }
 
     /// This daemon's run, for `status` (`StatusReply.bootID`).

@@ -39,7 +39,7 @@ final class Delivery {
     /// Bytes queued for all clients together.
     var queuedTotal = 0
     /// The next check of the consumers' unread counts and of the answer deadlines, while one is due.
-    var tick: Scheduled<Void>?
+    var tick: (task: Scheduled<Void>, deadline: NIODeadline)?
 
     init(
         config: SocketConfig, eventLoop: any EventLoop, counters: Counters, feedback: any Feedback, beepAfter: GPIOConfig.BeepAfter,

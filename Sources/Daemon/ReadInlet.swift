@@ -26,10 +26,13 @@ struct ReadInlet: ReadSink {
 
     /// The socket's line for `read`, or nil when a formatting rule sends it as nothing. JSON carries
     /// the read as decoded, and the formatted text beside it when there is formatting.
+    /// `socket.control_characters` acts on the formatted text (`text` in JSON stays as decoded).
     static func line(for read: Read, config: SocketConfig, encoder: JSONEncoder) -> String? {
-        guard let shown = config.formatting.shownText(for: read) else { return nil }
+        guard let formatted = config.formatting.shownText(for: read) else { return nil }
+        let shown = config.controlCharacters == .keep ? formatted : config.controlCharacters.apply(to: formatted)
         guard config.format == .json else { return shown.escapedForPlainLine }
-        return Event.scan(read, formatted: config.formatting.isIdentity ? nil : shown, encoder: encoder)
+        let asDecoded = config.formatting.isIdentity && config.controlCharacters == .keep
+        return Event.scan(read, formatted: asDecoded ? nil : shown, encoder: encoder)
     }
 }
 

@@ -97,7 +97,7 @@ import Testing
 
         // --pause writes the Trigger Report that the descriptor's Prevent Read usage places.
         let out = try TemporaryDirectory.shared.file("hidraw-out-\(UUID().uuidString.prefix(8))")
-        FileManager.default.createFile(atPath: out, contents: nil)
+        _ = FileManager.default.createFile(atPath: out, contents: nil)
         #expect(try Tool.capture(Tool.scannerBinary, ["hidpos-listen", "--pause", out]).status == 0)
         #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: out))) == (try HIDPOSHost.triggerReport("prevent", descriptor: HIDPOSHost.descriptor())))
     }

@@ -12,7 +12,7 @@ import Testing
         let config = "\(directory)/bad.conf"
         let log = "\(directory)/stderr"
         try Data("camera:\n  fps: 500\n".utf8).write(to: URL(fileURLWithPath: config))
-        FileManager.default.createFile(atPath: log, contents: nil)
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
         let handle = try #require(FileHandle(forWritingAtPath: log))
         var status = stat()
         #expect(stat(namingTheStream ? log : config, &status) == 0)

@@ -23,7 +23,7 @@ public final class DaemonProcess: @unchecked Sendable {
         process.executableURL = URL(fileURLWithPath: Tool.scannerBinary)
         process.arguments = ["run", "--config", configPath, "--socket", self.socketPath, "--log-level", "debug"]
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        FileManager.default.createFile(atPath: logPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = FileHandle(forWritingAtPath: logPath)!
         process.standardError = log
         process.standardOutput = log
@@ -177,8 +177,8 @@ public final class SocketClient: @unchecked Sendable {
         waitFor(timeout: timeout) { $0["type"] as? String == "state" && $0["camera"] as? String == state }.match
     }
 
-    /// Asks `status` until every read is accounted for (detections = reads + duplicates + dropped
-    /// + held), or `timeout` passes; returns whether it balanced, the counters and `held`.
+    /// Asks `status` until every read is accounted for (detections = reads + duplicates + merged +
+    /// dropped + rejected + held + awaiting), or `timeout` passes; returns whether it balanced, the counters and `held`.
     public func waitForBalancedCounters(timeout: Double) -> (balanced: Bool, counters: [String: Any], held: Int) {
         var counters: [String: Any] = [:]
         var held = -1
@@ -189,9 +189,10 @@ public final class SocketClient: @unchecked Sendable {
             counters = status["counters"] as? [String: Any] ?? [:]
             held = status["held"] as? Int ?? -1
             let dropped = (counters["dropped"] as? [String: Int] ?? [:]).values.reduce(0, +)
+            let awaiting = status["awaiting"] as? Int ?? -1
             balanced =
                 counters["detections"] as? Int == (counters["reads"] as? Int ?? 0) + (counters["duplicates"] as? Int ?? 0) + (counters["merged"] as? Int ?? 0)
-                + dropped + held
+                + dropped + (counters["rejected"] as? Int ?? 0) + held + awaiting
         } while !balanced && Date() < deadline
         return (balanced, counters, held)
     }

@@ -63,7 +63,7 @@ public final class LoggedProcess: @unchecked Sendable {
             process.executableURL = URL(fileURLWithPath: program)
             process.arguments = arguments
         }
-        FileManager.default.createFile(atPath: logPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = FileHandle(forWritingAtPath: logPath)!
         log.seekToEndOfFile()
         process.standardError = log
