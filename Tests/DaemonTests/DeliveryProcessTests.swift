@@ -1,0 +1,101 @@
+import Foundation
+import ScannerCore
+import ScannerTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The delivery rules through the real binary and real sockets, where a process is what is tested:
+/// a consumer that never reads its socket, a POS that acks, a rule that would backtrack, SIGTERM.
+@Suite(.serialized) struct DeliveryProcessTests {
+    let directory: String
+    let camera: EmulatedCamera
+
+    init() throws {
+        directory = try TemporaryDirectory.shared.directory("delivery")
+        camera = EmulatedCamera(directory: directory)
+    }
+
+    func start(_ extra: String = "") throws -> DaemonProcess {
+        try DaemonProcess(config: Fixtures.config(device: camera.node, extra: extra), environment: camera.environment)
+    }
+
+    /// Shows each code in turn, waiting until the daemon has made its read.
+    func show(_ codes: [String], to daemon: DaemonProcess, from seq: Int = 1) throws {
+        for (index, code) in codes.enumerated() {
+            try camera.plug(["frame": Fixtures.qrFrameFile(code, in: directory)])
+            #expect(daemon.waitForLog("read \(seq + index) QR-Code"), "read \(seq + index) made")
+        }
+    }
+
+    @Test func aSubscriberThatNeverReadsTakesNothingFromThePOSThatComesBack() throws {
+        let daemon = try start()
+        let hostile = try daemon.connect()
+        let codes = (1...5).map { "while away \($0)" }
+        try show(codes, to: daemon)
+        #expect(daemon.waitForLog("read 5 not read within"), "unread past read_timeout: held again")
+        #expect(daemon.log.contains("client 1 has not read read 1"), "the subscriber is marked as not reading")
+        let pos = try daemon.connect()
+        let seqs = (1...5).compactMap { _ in pos.waitFor { $0["type"] as? String == "scan" }.match?["seq"] as? Int }
+        #expect(seqs == [1, 2, 3, 4, 5], "every read, in order")
+        let counted = pos.waitForBalancedCounters(timeout: 10)
+        #expect(counted.balanced, "\(counted.counters)")
+        #expect(counted.counters["reads"] as? Int == 5)
+        _ = hostile
+    }
+
+    @Test func withAcksTheAckingPOSGetsEveryReadInOrderOnceBesideANeverReadingOne() throws {
+        let daemon = try start("socket:\n  acknowledge: required\n")
+        let hostile = try daemon.connect()
+        let pos = try daemon.connect()
+        var seqs: [Int] = []
+        for index in 1...6 {
+            try camera.plug(["frame": Fixtures.qrFrameFile("acked \(index)", in: directory)])
+            let scan = pos.waitFor { $0["type"] as? String == "scan" }.match
+            if let seq = scan?["seq"] as? Int {
+                seqs.append(seq)
+                pos.send("ack \(seq)")
+            }
+            #expect(scan?["text"] as? String == "acked \(index)")
+        }
+        // Nothing more arrives: each read came once.
+        #expect(pos.waitFor(timeout: 1) { $0["type"] as? String == "scan" }.match == nil)
+        #expect(seqs == Array(1...6))
+        let status = try #require(pos.command("status")?["status"] as? [String: Any])
+        #expect((status["counters"] as? [String: Any])?["reads"] as? Int == 6, "delivered on the POS's acks")
+        _ = hostile
+    }
+
+    @Test func aBacktrackingRuleNeitherFreezesStatusNorHoldsUpSIGTERM() throws {
+        // The issue's 40 a's (in a QR code: a Code 128 of 40 characters is wider than the viewport).
+        try camera.plug(["frame": Fixtures.qrFrameFile(String(repeating: "a", count: 40), in: directory)])
+        let link = directory + "/ttyUSB-rule"
+        let serial = try PseudoTerminal()
+        try serial.link(link)
+        let daemon = try start(
+            """
+            socket:
+              rules:
+                - when: { regex: "(a|aa)+b" }
+                  do: [drop]
+            outputs:
+              - type: serial
+                device: \(link)
+                terminator: lf
+                rules:
+                  - when: { regex: "(a|aa)+b" }
+                    do: [drop]
+            """)
+        let client = try daemon.connect()
+        let scan = client.waitFor(timeout: 20) { $0["type"] as? String == "scan" }.match
+        let text = String(repeating: "a", count: 40)
+        #expect(scan?["text"] as? String == text, "no match: the read goes out")
+        #expect(serial.read(atLeast: 41) == Array((text + "\n").utf8), "and the serial output is not wedged")
+        // Bounds, not timings: a frozen loop would never answer, nor stop.
+        #expect(client.command("status", timeout: 1)?["ok"] as? Bool == true)
+        daemon.signal(SIGTERM)
+        #expect(Fixtures.wait(seconds: 2) { !daemon.process.isRunning }, "SIGTERM ends the daemon")
+    }
+}
