@@ -24,6 +24,9 @@ struct Listen: ParsableCommand {
     @Option(help: "Stop after this many reads (0: never).")
     var count = 0
 
+    @Flag(help: "Ack each read once it is printed (for socket.acknowledge: required).")
+    var ack = false
+
     func run() throws {
         var reads = 0
         var announced = false
@@ -38,15 +41,27 @@ struct Listen: ParsableCommand {
             // A consumer of scans from the first line: held reads come at once (README, "The socket").
             connection.send("subscribe")
             var subscribed = false
+            // Plain replies to our acks (`ok`, `error: ...`), still to come.
+            var acksUnanswered = 0
             while let line = connection.next() {
                 if !subscribed, Self.isSubscribeReply(line) {
                     subscribed = true
                     continue
                 }
-                if emit(line) {
-                    reads += 1
-                    if count > 0, reads >= count { return }
+                if acksUnanswered > 0, line == Data("ok".utf8) || line.starts(with: Data("error: ".utf8)) {
+                    acksUnanswered -= 1
+                    continue
                 }
+                if EventLine(line)?.envelope.command == "ack" { continue }
+                let (isRead, seq) = emit(line)
+                guard isRead else { continue }
+                if ack {
+                    // Printed is what the POS side of this pipe has: the read is delivered now.
+                    connection.send(seq.map { "ack \($0)" } ?? "ack")
+                    if seq == nil { acksUnanswered += 1 }
+                }
+                reads += 1
+                if count > 0, reads >= count { return }
             }
             Scan.fail("connection to \(socket) closed; reconnecting")
         }
@@ -58,26 +73,27 @@ struct Listen: ParsableCommand {
         return EventLine(line)?.envelope.command == "subscribe"
     }
 
-    /// Prints one event line; returns whether it was a read.
-    private func emit(_ line: Data) -> Bool {
+    /// Prints one event line; returns whether it was a read, and its seq (none in the plain format).
+    private func emit(_ line: Data) -> (isRead: Bool, seq: UInt64?) {
         guard let event = EventLine(line) else {
             output(String(decoding: line, as: UTF8.self))  // plain-format socket
-            return true
+            return (true, nil)
         }
         guard event.envelope.type == "scan" else {
             if json { output(String(decoding: line, as: UTF8.self)) }
-            return false
+            return (false, nil)
         }
+        let scan = event.decode(ScanEvent.self)
         if json {
             output(String(decoding: line, as: UTF8.self))
-        } else if let scan = event.decode(ScanEvent.self) {
+        } else if let scan {
             // As the socket's formatting sends it, when it has any; the codes of its pack are named.
             let merged = scan.read.merged.map { " (with \($0.map(\.symbology).joined(separator: ", ")))" } ?? ""
             output("\(scan.read.symbology):\(scan.formatted ?? scan.read.text ?? "<binary>")\(merged)")
         } else {
             Scan.fail("a scan event that does not decode: \(String(decoding: line.prefix(200), as: UTF8.self))")
         }
-        return true
+        return (true, scan?.read.seq)
     }
 
     /// Writes a line at once, so pipes and terminals see reads as they come.

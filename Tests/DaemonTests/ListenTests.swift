@@ -35,4 +35,29 @@ import Testing
         let got = try Tool.scannerOnTerminal(["listen", "--socket", daemon.socketPath, "--count", "1"], atLeast: shown.utf8.count)
         #expect(String(decoding: got, as: UTF8.self) == shown)
     }
+
+    /// `listen --ack` acks what it prints: with `socket.acknowledge: required` its reads are delivered,
+    /// in either socket format.
+    @Test(arguments: ["json", "plain"])
+    func listenAcksWhatItPrints(format: String) throws {
+        let replay = try Fixtures.replayDirectory(codes: ["acked one", "acked two"], blanks: 2)
+        let daemon = try DaemonProcess(config: Fixtures.config(device: "replay:\(replay)", extra: "socket:\n  acknowledge: required\n  format: \(format)\n"))
+        #expect(daemon.waitForLog("listening on"))
+        let listen = try ListenProcess(socket: daemon.socketPath, count: 2, extra: ["--ack"])
+        let printed = [listen.output.line(), listen.output.line()]
+        #expect(printed.allSatisfy { $0?.contains("acked") == true }, "\(printed)")
+        listen.process.waitUntilExit()
+        #expect(daemon.waitForLog("client 1 disconnected"))
+        let control = try daemon.connect(subscribe: false)
+        control.send("unsubscribe")
+        control.send("status")
+        if format == "json" {
+            let counters = try #require(
+                (control.waitFor { $0["command"] as? String == "status" }.match?["status"] as? [String: Any])?["counters"] as? [String: Any])
+            #expect((counters["reads"] as? Int ?? 0) >= 2, "delivered on listen's acks")
+        } else {
+            _ = control.line()
+            #expect(control.line()?.contains("reads=2") == true)
+        }
+    }
 }

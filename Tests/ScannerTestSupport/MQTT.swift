@@ -32,9 +32,9 @@ public final class ListenProcess: @unchecked Sendable {
     public let process = Process()
     public let output: LineReader
 
-    public init(socket: String, count: Int) throws {
+    public init(socket: String, count: Int, extra: [String] = []) throws {
         process.executableURL = URL(fileURLWithPath: Tool.scannerBinary)
-        process.arguments = ["listen", "--socket", socket, "--count", String(count)]
+        process.arguments = ["listen", "--socket", socket, "--count", String(count)] + extra
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice
