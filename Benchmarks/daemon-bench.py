@@ -92,6 +92,8 @@ class Reader:
             conf = os.path.join(self.work, "bench.conf")
             with open(conf, "w") as f:
                 f.write(f'camera:\n  device: "{self.node}"\nsocket:\n  format: plain\n  path: {sock_path}\n')
+                if self.args.ack:
+                    f.write("  acknowledge: required\n")
                 f.write(self.args.extra_config.replace("\\n", "\n"))
             self.process = subprocess.Popen(
                 [self.args.binary, "run", "--config", conf, "--log-level", "warning"],
@@ -182,7 +184,7 @@ def measure(name, args, work, frames):
     idle = (cpu_seconds(reader.process.pid) - start_cpu) / (time.monotonic() - start) * 60
     rss = rss_kib(reader.process.pid)
 
-    latencies = []
+    latencies, acks = [], []
     missed = 0
     for index in range(args.appearances):
         image = frames[index % len(frames)]
@@ -199,13 +201,23 @@ def measure(name, args, work, frames):
             shown = frame_times(log, image)
             if shown:
                 latencies.append((arrived - shown[0]) / 1e6)
+            if args.ack and name == "ours":
+                # The POS acks at once; the read is delivered when the daemon has the ack, which
+                # its reply (`ok`) tells: the figure is the frame to that reply.
+                reader.stream.sendall(b"ack\n")
+                while True:
+                    reply, replied = reader.line(3)
+                    if reply is None or reply == "ok" or reply.startswith("error"):
+                        break
+                if reply == "ok" and shown:
+                    acks.append((replied - shown[0]) / 1e6)
         # Blank long enough for the code to count as gone (our absence time is 0.5 s).
         plug(node, background=200, noise=3, fps=30, formats="GREY", sizes=f"{args.width}x{args.height}")
         time.sleep(0.6)
         open(log, "w").close()  # keep the log short: only this appearance's frames matter
     peak = hwm_kib(reader.process.pid)
     reader.stop()
-    return idle, rss, latencies, missed, peak
+    return idle, rss, latencies, missed, peak, acks
 
 
 # ---------------------------------------------------------------- throughput
@@ -615,6 +627,8 @@ def main():
     parser.add_argument("--extra-config", default="", help="YAML appended to our config, \\n for newlines (e.g. 'decoder:\\n  preprocessing: []\\n')")
     parser.add_argument("--drop-caches", action="store_true",
                         help="drop the page cache before each reader starts (root), so peak RSS is measured as after a boot")
+    parser.add_argument("--ack", action="store_true",
+                        help="ours with socket.acknowledge: required, acking each read: adds frame-to-ack figures (use with --only idle)")
     parser.add_argument("--width", type=int, default=640)
     parser.add_argument("--height", type=int, default=480)
     args = parser.parse_args()
@@ -661,6 +675,9 @@ def main():
         for label, fraction in (("latency p50 ms", 0.5), ("latency p99 ms", 0.99)):
             row(label, percentile(ours["idle"][2], fraction) if ours else None,
                 percentile(zbar["idle"][2], fraction) if zbar else None)
+        if args.ack and ours:
+            for label, fraction in (("frame to ack reply p50 ms", 0.5), ("frame to ack reply p99 ms", 0.99)):
+                row(label, percentile(ours["idle"][5], fraction), percentile(zbar["idle"][2], fraction) if zbar else None)
         row("RSS MiB", get(ours, 1) / 1024 if ours else None, get(zbar, 1) / 1024 if zbar else None)
         row("peak RSS (VmHWM) MiB", get(ours, 4) / 1024 if ours else None, get(zbar, 4) / 1024 if zbar else None)
         print(f"{'appearances missed':34} {ours['idle'][3] if ours else '-':>10} {zbar['idle'][3] if zbar else '-':>10}")
