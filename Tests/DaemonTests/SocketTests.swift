@@ -58,29 +58,6 @@ import Testing
         #expect(client.line()?.hasPrefix("error: unknown command 'bogus'") == true)
     }
 
-    @Test func readsMadeWithNoClientAreHeldAndDeliveredOnConnect() throws {
-        // One frame: the code stays in view and is reported once, so only the hold queue can deliver it.
-        let replay = try Fixtures.replayDirectory(codes: ["held"])
-        let daemon = try DaemonProcess(config: Fixtures.config(device: "replay:\(replay)"))
-        #expect(daemon.waitForLog("holding read 1"))
-        let client = try daemon.connect()
-        #expect(client.waitForScan("held", timeout: 5).match?["seq"] as? Int == 1)
-    }
-
-    @Test func heldReadsExpireAndAreCountedAsDropped() throws {
-        let replay = try Fixtures.replayDirectory(codes: ["expires"])
-        let daemon = try DaemonProcess(config: Fixtures.config(device: "replay:\(replay)", extra: "socket:\n  hold_seconds: 0.1\n"))
-        #expect(daemon.waitForLog("holding read 1"))
-        usleep(300_000)  // the hold age is the behaviour under test
-        let client = try daemon.connect()
-        let status = try #require(client.command("status")?["status"] as? [String: Any])
-        let counters = try #require(status["counters"] as? [String: Any])
-        #expect((counters["dropped"] as? [String: Int])?["hold-expired"] == 1)
-        #expect(counters["reads"] as? Int == 0, "reads counts delivered reads only")
-        #expect(counters["detections"] as? Int == (counters["duplicates"] as? Int ?? 0) + 1, "the one read, and its duplicates")
-        #expect(daemon.log.contains("read dropped: hold-expired"))
-    }
-
     @Test func fiftyClientsGetEveryReadInOrderWhileOneStalledClientIsCutOff() throws {
         let codes = (1...30).map { "code-\($0)" }
         let replay = try Fixtures.replayDirectory(codes: codes)
