@@ -6,7 +6,7 @@ import SystemPackage
 /// each waiting at most a second for the host to poll, and the output reports the host sent read
 /// back. Opened non-blocking, so that a host that stops polling gives a clear error, not a hang.
 // Used by its output's thread only.
-final class HIDGadgetFunction: OutputDevice, @unchecked Sendable {
+final class HIDGadgetFunction: OutputDevice {
     let path: String
     /// What the host sees, for messages: "keyboard", "HID POS scanner".
     private let role: String

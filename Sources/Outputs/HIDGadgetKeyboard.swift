@@ -6,7 +6,7 @@ import ScannerCore
 /// keyboard reports (modifiers, reserved, six keys), an all-zero release after every key. The
 /// host's LED report is read so that Caps Lock can be compensated.
 // Used by its output's thread only.
-final class HIDGadgetKeyboard: KeyboardDevice, @unchecked Sendable {
+final class HIDGadgetKeyboard: KeyboardDevice {
     private let function: HIDGadgetFunction
     private let layout: KeyboardLayout
     private let capsLockCompensation: Bool

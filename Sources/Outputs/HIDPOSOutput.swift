@@ -12,7 +12,6 @@ public final class HIDPOSOutput: Output {
     private let config: HIDPOSConfig
     private let format: OutputFormat
     private let worker: OutputWorker
-    private let function: HIDGadgetFunction
     private let onRequest: @Sendable (HIDPOS.HostRequest) -> Void
     private let logger: Logger
 
@@ -21,7 +20,6 @@ public final class HIDPOSOutput: Output {
         config = pos
         format = output.format
         worker = OutputWorker(name: output.name, capacity: output.holdCount, maxAge: output.holdSeconds)
-        function = HIDGadgetFunction(path: pos.device, role: "HID POS scanner")
         self.onRequest = onRequest
         self.logger = logger
     }
@@ -31,14 +29,17 @@ public final class HIDPOSOutput: Output {
 
     public func run() async throws { await worker.run(thread: "hid-pos") { [self] in serve() } }
 
-    /// The output's thread: opens its device, sends each read, closes the device once stopped.
+    /// The output's thread: makes and opens its gadget function, sends each read, closes it once
+    /// stopped. The function is this thread's alone.
     private func serve() {
-        worker.serve(device: function, format: format, logger: logger, ready: "ready", idle: takeHostReports) { _, bytes, aim throws(DeviceError) in
+        let function = HIDGadgetFunction(path: config.device, role: "HID POS scanner")
+        worker.serve(device: function, format: format, logger: logger, ready: "ready", idle: { takeHostReports(from: function) }) {
+            _, bytes, aim throws(DeviceError) in
             try function.write(HIDPOS.reports(data: bytes, aim: aim), partOfReadSent: false)
         }
     }
 
-    private func takeHostReports() {
+    private func takeHostReports(from function: HIDGadgetFunction) {
         for report in function.hostReports() {
             let requests = HIDPOS.requests(in: report)
             guard !requests.isEmpty else {

@@ -20,7 +20,7 @@ public final class KeyboardOutput: Output {
     private let format: OutputFormat
     private let typist: Typist
     private let worker: OutputWorker
-    private let device: KeyboardDevice
+    private let layout: KeyboardLayout
     private let logger: Logger
 
     public init(_ output: OutputConfig, keyboard: KeyboardConfig, logger: Logger) {
@@ -37,11 +37,7 @@ public final class KeyboardOutput: Output {
         }
         typist = Typist(layout: layout, missing: keyboard.missing, groupSeparator: keyboard.groupSeparator)
         worker = OutputWorker(name: output.name, capacity: output.holdCount, maxAge: output.holdSeconds)
-        device =
-            switch keyboard.backend {
-            case .uinput: UInputKeyboard(path: keyboard.device)
-            case .hidGadget: HIDGadgetKeyboard(path: keyboard.device, layout: layout, capsLockCompensation: keyboard.capsLockCompensation)
-            }
+        self.layout = layout
         self.logger = logger
     }
 
@@ -50,8 +46,14 @@ public final class KeyboardOutput: Output {
 
     public func run() async throws { await worker.run(thread: "keyboard") { [self] in serve() } }
 
-    /// The output's thread: opens its device, sends each read, closes the device once stopped.
+    /// The output's thread: makes and opens its device, sends each read, closes the device once
+    /// stopped. The device is this thread's alone.
     private func serve() {
+        let device: any KeyboardDevice =
+            switch config.backend {
+            case .uinput: UInputKeyboard(path: config.device)
+            case .hidGadget: HIDGadgetKeyboard(path: config.device, layout: layout, capsLockCompensation: config.capsLockCompensation)
+            }
         worker.serve(device: device, format: format, logger: logger, ready: "ready, layout \(config.layout)") { item, bytes, _ throws(DeviceError) in
             let typed = typist.actions(for: bytes)
             if !typed.missing.isEmpty {

@@ -36,7 +36,7 @@ struct DeviceError: Error, CustomStringConvertible {
 }
 
 /// A device an output sends through, which can be missing or vanish.
-protocol OutputDevice: AnyObject, Sendable {
+protocol OutputDevice: AnyObject {
     /// Opens (creates) the device and waits until it is usable.
     func open() throws(DeviceError)
     func close()

@@ -7,7 +7,7 @@ import SystemPackage
 /// A virtual keyboard made through /dev/uinput: created once, then EV_KEY press and release
 /// events, each followed by SYN_REPORT, with Shift (and AltGr) pressed around the key.
 // Used by its output's thread only.
-final class UInputKeyboard: KeyboardDevice, @unchecked Sendable {
+final class UInputKeyboard: KeyboardDevice {
     private let path: String
     private var file: FileDescriptor?
     /// The descriptor for ioctl, -1 while closed.
