@@ -33,8 +33,8 @@ public final class HIDPOSOutput: Output {
     /// stopped. The function is this thread's alone.
     private func serve() {
         let function = HIDGadgetFunction(path: config.device, role: "HID POS scanner")
-        worker.serve(device: function, format: format, logger: logger, ready: "ready", idle: { takeHostReports(from: function) }) {
-            _, bytes, aim throws(DeviceError) in
+        let idle = { [self] in takeHostReports(from: function) }
+        worker.serve(device: function, format: format, logger: logger, ready: "ready", idle: idle) { _, bytes, aim throws(DeviceError) in
             try function.write(HIDPOS.reports(data: bytes, aim: aim), partOfReadSent: false)
         }
     }
