@@ -22,6 +22,7 @@ enum Metrics {
         metric(
             "reads_dropped_total", "counter", "Reads not delivered, by reason.",
             counters.dropped.sorted { $0.key < $1.key }.map { (label("reason", $0.key), "\($0.value)") })
+        metric("reads_rejected_total", "counter", "Reads a consumer refused (nak).", [("", "\(counters.rejected)")])
         metric("camera_reconnects_total", "counter", "Times the camera came back.", [("", "\(counters.reconnects)")])
         metric("clients", "gauge", "Socket clients connected.", [("", "\(counters.clients)")])
         metric("torch_switch_ons_total", "counter", "Times the torch was switched on.", [("", "\(counters.torchSwitchOns)")])
