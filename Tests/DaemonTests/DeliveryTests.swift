@@ -216,4 +216,13 @@ import Testing
         #expect(try stranger.scans().isEmpty)
         #expect(fixture.delivery.held.count == 1)
     }
+
+    @Test func theSocketsControlCharacterPolicyActsOnTheFormattedTextOnly() throws {
+        let fixture = DeliveryFixture(Self.config { $0.controlCharacters = .caret })
+        let pos = try fixture.connect()
+        fixture.scan("AB\r\nCD\u{1B}[2J")
+        let scan = try #require(try pos.lines().first { $0["type"] as? String == "scan" })
+        #expect(scan["formatted"] as? String == "AB^M^JCD^[[2J")
+        #expect(scan["text"] as? String == "AB\r\nCD\u{1B}[2J", "the read as decoded stays in text")
+    }
 }
