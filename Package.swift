@@ -158,3 +158,24 @@ let package = Package(
             ]),
     ]
 )
+
+// libFuzzer targets (Fuzz/Sources), declared only for scripts/fuzz, which sets KIOSK_SCANNER_FUZZ and
+// builds them with -sanitize=fuzzer and ASan in .build-fuzz: they call libFuzzer's driver, which
+// only -sanitize=fuzzer links, so the normal build leaves them out.
+if Context.environment["KIOSK_SCANNER_FUZZ"] != nil {
+    package.targets += [
+        .systemLibrary(name: "CLibFuzzer", path: "Fuzz/Sources/CLibFuzzer"),
+        .target(name: "FuzzSupport", dependencies: ["CLibFuzzer"], path: "Fuzz/Sources/FuzzSupport"),
+    ]
+    let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
+        ("fuzz-config", ["ConfigFile"]),
+        ("fuzz-command", ["ScannerProtocol"]),
+        ("fuzz-gs1", ["ScannerCore"]),
+        ("fuzz-digital-link", ["ScannerCore"]),
+        ("fuzz-content-type", ["ScannerCore"]),
+        ("fuzz-spool", ["Bridge"]),
+        ("fuzz-hidpos", ["ScannerCore"]),
+        ("fuzz-image", ["ImageFiles", "ScannerCore"]),
+    ]
+    package.targets += fuzzTargets.map { .executableTarget(name: $0.name, dependencies: ["FuzzSupport"] + $0.dependencies, path: "Fuzz/Sources/\($0.name)") }
+}
