@@ -94,12 +94,17 @@ public enum HIDPOS {
     /// Joins scanned data reports (as a host reads them, report ID first) back into codes.
     public struct Assembler: Sendable {
         private var data: [UInt8] = []
+        /// More than any symbology holds (a QR code at most 7089 digits; a Grid of PDF417 less).
+        public static let maxCodeBytes = 64 << 10
         public init() {}
 
         /// Takes one report; returns the AIM identifier and data when it completes a code. Reports
         /// that are not scanned data, or say they hold more than they can, are ignored.
         public mutating func add(_ report: [UInt8]) -> (aim: String, data: [UInt8])? {
             guard report.count >= reportLength, report[0] == scannedDataReportID, Int(report[1]) <= dataPerReport else { return nil }
+            // A scanner that never clears the continuation bit must not grow a host without end:
+            // past the largest code any symbology holds, the code so far is dropped.
+            if data.count + Int(report[1]) > Self.maxCodeBytes { data = [] }
             data += report[dataOffset..<dataOffset + Int(report[1])]
             guard report[continuedOffset] & 1 == 0 else { return nil }
             defer { data = [] }
