@@ -4,9 +4,10 @@ import NIOCore
 import ScannerCore
 import ScannerProtocol
 
-/// Where the capture loop hands reads over. The socket's line is made here, on a queue of its own:
-/// formatting rules and GTIN options never run on the event loop nor in capture, and the queue
-/// keeps read order. The read and its line then cross to `Delivery`'s loop.
+/// Where the capture loop hands reads (and the scanner's state changes) over. The socket's line is
+/// made here, on a queue of its own: formatting rules and GTIN options never run on the event loop
+/// nor in capture, and the queue keeps the order of reads and states. Then they cross to
+/// `Delivery`'s loop.
 struct ReadInlet: ReadSink {
     let delivery: NIOLoopBound<Delivery>
     let config: SocketConfig
@@ -21,6 +22,14 @@ struct ReadInlet: ReadSink {
         queue.async { [delivery, config] in
             let line = Self.line(for: read, config: config, encoder: JSONEncoder.forEvents())
             delivery.eventLoop.execute { delivery.value.accept(read, line: line) }
+        }
+    }
+
+    /// Sends a `state` event to every client, through the same queue as reads: a POS sees the scan
+    /// before the state that followed it (a trigger session ends with its read).
+    func publish(_ snapshot: ScannerSnapshot) {
+        queue.async { [delivery] in
+            delivery.eventLoop.execute { delivery.value.publish(snapshot) }
         }
     }
 

@@ -88,10 +88,4 @@ final class SocketServer: Sendable {
         }.get()
         if let inode = socketInode.withLock({ $0 }) { SocketPath.remove(config.path, ifInode: inode) }
     }
-
-    /// Sends a `state` event to every client (JSON format only).
-    func publish(_ snapshot: ScannerSnapshot) {
-        let delivery = delivery
-        delivery.eventLoop.execute { delivery.value.publish(snapshot) }
-    }
 }

@@ -56,8 +56,8 @@ public enum Supervisor {
                 eventLoop: eventLoop)
         }.get()
         let server = SocketServer(config: config.socket, delivery: delivery, logger: logger)
-        relay.server.withLock { $0 = server }
         let inlet = ReadInlet(delivery: delivery, config: config.socket)
+        relay.inlet.withLock { $0 = inlet }
         let loop = CaptureLoop(config: config, state: state, counters: counters, feedback: feedback, sink: inlet, tap: tap, notifier: notifier, logger: logger)
 
         gpio?.watchTrigger { [executor, logger] in
@@ -89,8 +89,8 @@ public enum Supervisor {
 
 /// Carries state changes to the socket, which is made after the state it reports.
 final class StateRelay: Sendable {
-    let server = Mutex<SocketServer?>(nil)
-    func publish(_ snapshot: ScannerSnapshot) { server.withLock { $0 }?.publish(snapshot) }
+    let inlet = Mutex<ReadInlet?>(nil)
+    func publish(_ snapshot: ScannerSnapshot) { inlet.withLock { $0 }?.publish(snapshot) }
 }
 
 /// The socket as a service: bound first, READY=1 once it is, removed last.
