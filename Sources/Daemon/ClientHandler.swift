@@ -53,6 +53,16 @@ final class ClientHandler: ChannelInboundHandler {
         }
     }
 
+    /// The peer closed its end (the channel allows half-closure for this moment): our end is still
+    /// open, so its unread count still says whether it read its last lines before it went.
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? ChannelEvent, event == .inputClosed {
+            if let id { delivery.peerClosed(id) }
+            context.close(promise: nil)
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         if let id { delivery.writabilityChanged(id) }
         context.fireChannelWritabilityChanged()

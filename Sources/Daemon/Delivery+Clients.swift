@@ -85,10 +85,21 @@ extension Delivery {
     }
 
     /// `id` consumes scans from now on: reads are written to it, and the held ones go to it first.
+    /// A consumer that had let reads time out takes reads again.
     func becomeConsumer(_ id: Int) {
-        guard let client = clients[id], client.role != .consumer, client.mayConsume else { return }
+        guard let client = clients[id], client.mayConsume else { return }
+        if client.role == .consumer { return resume(id) }
         clients[id]?.role = .consumer
         logger.debug("client \(id) consumes scans")
+        flushHeld()
+    }
+
+    /// `id` answers again (it read, acked, naked or subscribed): if it had let reads time out, reads
+    /// are written to it again, the held ones first.
+    func resume(_ id: Int) {
+        guard clients[id]?.consuming == false else { return }
+        clients[id]!.consuming = true
+        logger.notice("client \(id) takes reads again")
         flushHeld()
     }
 
@@ -103,6 +114,13 @@ extension Delivery {
         for seq in pending.keys.sorted() where pending[seq]?.holders.contains(id) == true { lost(seq, at: id) }
     }
 
+    /// `id`'s peer closed its end, maybe just after reading its last line and before the next check:
+    /// the lines it read are delivered before the connection is forgotten.
+    func peerClosed(_ id: Int) {
+        guard config.acknowledge == .none, let client = clients[id], !client.awaiting.isEmpty else { return }
+        if peerReading(client.channel) == .readAll { caughtUp(id) }
+    }
+
     /// Disconnects and closes `id`.
     func cutOff(_ id: Int, reason: String) {
         guard let channel = clients[id]?.channel else { return }
@@ -112,18 +130,23 @@ extension Delivery {
 
     // MARK: Answers from consumers
 
-    /// `id` read (or acked) everything up to and including `seq` (nil: everything it was written):
-    /// those reads are delivered, and a consumer that had let reads time out takes reads again.
+    /// `id` read everything up to and including `seq` (nil: everything it was written), as a stream
+    /// is read, in order: those reads are delivered, and a consumer that had let reads time out
+    /// takes reads again.
     func caughtUp(_ id: Int, through seq: UInt64? = nil) {
         guard let client = clients[id] else { return }
         let done = client.awaiting.prefix { seq == nil || $0.seq <= seq! }
         clients[id]!.awaiting.removeFirst(done.count)
         for entry in done { confirm(entry.seq) }
-        if !client.consuming {
-            clients[id]!.consuming = true
-            logger.notice("client \(id) takes reads again")
-            flushHeld()
-        }
+        resume(id)
+    }
+
+    /// `id` acked `seq`, and that read only (`socket.acknowledge: required`): the POS may take the
+    /// reads in another order than they came.
+    func acked(_ id: Int, _ seq: UInt64) {
+        clients[id]?.awaiting.removeAll { $0.seq == seq }
+        confirm(seq)
+        resume(id)
     }
 
     /// Keeps the unread counts and deadlines checked while a read awaits an answer.

@@ -35,18 +35,22 @@ extension Delivery {
             send(config.format == .plain ? "ok" : Event.reply("subscribe", ok: true, encoder: encoder), to: id)
             becomeConsumer(id)
         case .ack(let seq), .nak(let seq, _):
-            guard let seq = answered(seq, by: id) else {
-                let what =
-                    seq.map { "read \($0) was not written to this connection, or has an outcome already" } ?? "no read awaits an answer from this connection"
-                return send(errorReply(what, command: command.name), to: id)
+            switch answered(seq, by: id) {
+            case .failure(let refusal):
+                send(errorReply(refusal.message, command: command.name), to: id)
+            case .success(let seq):
+                if case .nak(_, let reason) = command {
+                    clients[id]?.awaiting.removeAll { $0.seq == seq }
+                    reject(seq, reason: reason)
+                } else if config.acknowledge == .required {
+                    acked(id, seq)
+                } else {
+                    caughtUp(id, through: seq)
+                }
+                send(config.format == .plain ? "ok" : Event.reply(command.name, ok: true, encoder: encoder), to: id)
             }
-            if case .nak(_, let reason) = command {
-                clients[id]?.awaiting.removeAll { $0.seq == seq }
-                reject(seq, reason: reason)
-            } else {
-                caughtUp(id, through: seq)
-            }
-            send(config.format == .plain ? "ok" : Event.reply(command.name, ok: true, encoder: encoder), to: id)
+            // Even a late answer shows the consumer is back: reads go to it again (after the reply).
+            resume(id)
         case .unsubscribe:
             clients[id]?.role = .control
             send(config.format == .plain ? "ok" : Event.reply("unsubscribe", ok: true, encoder: encoder), to: id)
@@ -84,14 +88,20 @@ extension Delivery {
         return Event.reply("status", ok: true, status: status, encoder: encoder)
     }
 
-    /// The read an `ack` or `nak` from `id` answers: `seq`, when it was written to `id` and has no
-    /// outcome yet or was delivered lately; without a seq, the oldest read `id` has not answered.
-    private func answered(_ seq: UInt64?, by id: Int) -> UInt64? {
-        guard let client = clients[id] else { return nil }
+    /// The read an `ack` or `nak` from `id` answers, or why there is none: `seq`, when it was written
+    /// to `id` and has no outcome yet or was delivered lately; without a seq, the oldest line `id`
+    /// has not answered, whatever became of its read meanwhile (a plain-format POS answers its lines
+    /// in order, and its answer must never fall on the next read).
+    private func answered(_ seq: UInt64?, by id: Int) -> Result<UInt64, CommandError> {
+        guard let client = clients[id] else { return .failure(CommandError("no such connection")) }
+        guard let seq = seq ?? client.awaiting.first?.seq else { return .failure(CommandError("no read awaits an answer from this connection")) }
         // Reads that got their outcome meanwhile (dropped, rejected) are no longer the client's to answer.
-        let open = { [self] (seq: UInt64) in pending[seq].map { !$0.isFinal && $0.holders.contains(id) } ?? false }
-        guard let seq else { return client.awaiting.first { open($0.seq) }?.seq }
-        return open(seq) || recent.had(seq, client: id) ? seq : nil
+        if pending[seq].map({ !$0.isFinal && $0.holders.contains(id) }) ?? false || recent.had(seq, client: id) { return .success(seq) }
+        if clients[id]!.awaiting.contains(where: { $0.seq == seq }) {
+            clients[id]!.awaiting.removeAll { $0.seq == seq }
+            return .failure(CommandError("read \(seq) has an outcome already"))
+        }
+        return .failure(CommandError("read \(seq) was not written to this connection, or has an outcome already"))
     }
 
     /// This daemon's run, for `status` (`StatusReply.bootID`).

@@ -149,7 +149,8 @@ final class Delivery {
         if entry.state == .held { held.removeAll { $0 == seq } }
         pending[seq]!.state = .inFlight
         pending[seq]!.holders.formUnion(writable)
-        if entry.deadline == nil { pending[seq]!.deadline = eventLoop.now + answerTimeout }
+        // Every new holder gets the whole time to answer, also one that joined while the read was on its way.
+        pending[seq]!.deadline = eventLoop.now + answerTimeout
         for id in writable {
             send(line, to: id) { [self] written in
                 if written {
@@ -235,8 +236,10 @@ final class Delivery {
         logger.debug("holding read \(seq): no client consumes scans", metadata: ["held": "\(held.count)"])
         sound(seq)
         if held.count > config.holdCount { drop(held.removeFirst(), reason: "hold-full") }
+        // A read held again after newer ones filled the queue is the oldest: it was the one dropped.
+        guard let entry = pending[seq], entry.state == .held else { return }
         // A read held past hold_seconds is dropped then, not only when the next client comes.
-        let age = eventLoop.now - pending[seq]!.since
+        let age = eventLoop.now - entry.since
         let left = max(.nanoseconds(0), .nanoseconds(Int64(config.holdSeconds * 1e9)) - age)
         eventLoop.assumeIsolated().scheduleTask(in: left + .milliseconds(1)) { [self] in expireHeld() }
     }

@@ -46,6 +46,9 @@ final class SocketServer: Sendable {
                 channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler()) }
             }
             .childChannelOption(.writeBufferWaterMark, value: .init(low: limit / 2, high: limit))
+            // A peer's close is seen before our end closes, while its unread count can still be read
+            // (ClientHandler closes the channel then).
+            .childChannelOption(.allowRemoteHalfClosure, value: true)
             // The kernel's own queue for a client is bounded by the same figure.
             .childChannelOption(.socketOption(.so_sndbuf), value: SocketOptionValue(limit))
             // The server's loop is the children's: `delivery` is read on its own loop.

@@ -217,6 +217,100 @@ import Testing
         #expect(fixture.delivery.held.count == 1)
     }
 
+    @Test func aReadHeldAgainWhenTheHoldQueueIsFullIsTheOldestAndIsDropped() throws {
+        let fixture = DeliveryFixture(Self.config { $0.holdCount = 2 })
+        let pos = try fixture.connect()
+        fixture.scan("in flight")
+        #expect(try pos.scans() == [1])
+        #expect(try pos.command("unsubscribe")?["ok"] as? Bool == true)
+        for text in ["2", "3", "4"] { fixture.scan(text) }
+        #expect(fixture.delivery.held == [3, 4])
+        // Read 1 comes back to a full queue: it is the oldest, and the one dropped.
+        try pos.channel.close().wait()
+        #expect(fixture.delivery.held == [3, 4])
+        #expect(fixture.snapshot.dropped == ["hold-full": 2])
+        #expect(fixture.balances(scans: 4))
+    }
+
+    @Test func withAcksAConsumerThatLetReadsExpireTakesReadsAgainWhenItAnswers() throws {
+        let fixture = DeliveryFixture(Self.config { $0.acknowledge = .required }, beepAfter: .acknowledged)
+        let pos = try fixture.connect()
+        fixture.scan("missed")
+        fixture.advance(seconds: fixture.config.ackTimeoutSeconds + fixture.config.holdSeconds + 0.1)
+        #expect(fixture.snapshot.dropped == ["hold-expired": 1])
+        fixture.scan("while hung")
+        #expect(try pos.scans() == [1], "a consumer that let reads time out gets none")
+        // The POS recovers: its late ack is refused, but it is answering again.
+        #expect(try pos.command("ack 1")?["ok"] as? Bool == false)
+        #expect(try pos.scans() == [2])
+        #expect(try pos.command("ack 2")?["ok"] as? Bool == true)
+        #expect(fixture.snapshot.reads == 1)
+        // Subscribing again does the same; read 3 is in its buffer already, and is not sent again.
+        fixture.scan("3")
+        #expect(try pos.scans() == [3])
+        fixture.advance(seconds: fixture.config.ackTimeoutSeconds + 0.1)
+        fixture.scan("4")
+        #expect(try pos.scans() == [])
+        #expect(try pos.command("subscribe")?["ok"] as? Bool == true)
+        #expect(try pos.scans() == [4])
+    }
+
+    @Test func withAcksAnAckDeliversOnlyTheReadItNames() throws {
+        let fixture = DeliveryFixture(Self.config { $0.acknowledge = .required }, beepAfter: .acknowledged)
+        let pos = try fixture.connect()
+        for text in ["one", "two"] { fixture.scan(text) }
+        #expect(try pos.scans() == [1, 2])
+        #expect(try pos.command("ack 2")?["ok"] as? Bool == true)
+        #expect(fixture.snapshot.reads == 1, "read 1 is not acked by acking read 2")
+        #expect(fixture.feedback.count("good") == 1)
+        #expect(try pos.command("ack")?["ok"] as? Bool == true, "without a seq: the oldest unanswered, 1")
+        #expect(fixture.snapshot.reads == 2)
+    }
+
+    @Test func anAnswerWithoutSeqIsForTheOldestLineTheConsumerHasNotAnswered() throws {
+        let fixture = DeliveryFixture(Self.config { $0.acknowledge = .required }, beepAfter: .acknowledged)
+        let slow = try fixture.connect()
+        let quick = try fixture.connect()
+        for text in ["41", "42"] { fixture.scan(text) }
+        #expect(try slow.scans() == [1, 2] && quick.scans() == [1, 2])
+        #expect(try quick.command("ack 1")?["ok"] as? Bool == true)
+        // The slow consumer's nak was meant for read 1, which has its outcome: it must not reject read 2.
+        #expect(try slow.command("nak")?["ok"] as? Bool == true, "read 1 was delivered: the nak still answers it")
+        #expect(fixture.snapshot.rejected == 1 && fixture.snapshot.reads == 0)
+        #expect(try slow.command("nak")?["ok"] as? Bool == true)
+        #expect(fixture.snapshot.rejected == 2)
+        #expect(fixture.balances(scans: 2))
+    }
+
+    @Test func aConsumerThatReadsItsLineAndClosesAtOnceHasReadIt() throws {
+        let fixture = DeliveryFixture()
+        let pos = try fixture.connect()
+        fixture.scan("one and done")
+        pos.reads()
+        // The peer's close arrives before the next check of its unread count.
+        pos.channel.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+        fixture.loop.run()
+        #expect(fixture.snapshot.reads == 1)
+        #expect(fixture.delivery.held.isEmpty && fixture.delivery.clients.isEmpty)
+        #expect(fixture.feedback.patterns == ["good"])
+    }
+
+    @Test func aConsumerThatJoinsWhileAReadIsInFlightGetsTheWholeTimeToReadIt() throws {
+        let fixture = DeliveryFixture()
+        let first = try fixture.connect()
+        fixture.scan("shared")
+        fixture.advance(seconds: fixture.config.readTimeoutSeconds * 0.9)
+        let second = try fixture.connect()
+        #expect(try second.scans() == [1])
+        fixture.advance(seconds: fixture.config.readTimeoutSeconds * 0.2)
+        #expect(fixture.delivery.held.isEmpty, "the newcomer still has time")
+        #expect(fixture.feedback.patterns.isEmpty)
+        second.reads()
+        fixture.advance(seconds: 0.01)
+        #expect(fixture.snapshot.reads == 1 && fixture.feedback.patterns == ["good"])
+        _ = first
+    }
+
     @Test func theSocketsControlCharacterPolicyActsOnTheFormattedTextOnly() throws {
         let fixture = DeliveryFixture(Self.config { $0.controlCharacters = .caret })
         let pos = try fixture.connect()
