@@ -2,11 +2,14 @@ import Glibc
 import Logging
 import NIOCore
 
-/// Who is at the other end of a connection: the kernel's SO_PEERCRED, taken at connect time.
+/// Who is at the other end of a connection: the kernel's SO_PEERCRED and SO_PEERGROUPS, taken at
+/// connect time.
 struct SocketPeer: Sendable, CustomStringConvertible {
     let uid: uid_t
     let gid: gid_t
     let pid: pid_t
+    /// Its supplementary groups, as the kernel had them when it connected.
+    var groups: [gid_t] = []
 
     /// The peer of `channel`, or nil when the kernel does not say (not a UNIX socket).
     static func of(_ channel: any Channel) -> SocketPeer? {
@@ -15,7 +18,24 @@ struct SocketPeer: Sendable, CustomStringConvertible {
         var credentials: Credentials?
         provider.unsafeGetSocketOption(level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
             .assumeIsolated().whenSuccess { (value: Credentials) in credentials = value }
-        return credentials.map { SocketPeer(uid: $0.uid, gid: $0.gid, pid: $0.pid) }
+        guard let credentials else { return nil }
+        let groups = try? channel.pipeline.syncOperations.withUnsafeTransportIfAvailable(of: NIOBSDSocket.Handle.self) { peerGroups(of: $0) }
+        return SocketPeer(uid: credentials.uid, gid: credentials.gid, pid: credentials.pid, groups: groups ?? [])
+    }
+
+    /// The supplementary groups of the peer of the UNIX socket `fd` (SO_PEERGROUPS): the kernel's
+    /// own record, so no user database is asked, and nothing can block the event loop.
+    static func peerGroups(of fd: Int32) -> [gid_t] {
+        var groups = [gid_t](repeating: 0, count: 64)
+        while true {
+            var size = socklen_t(groups.count * MemoryLayout<gid_t>.size)
+            if getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, &groups, &size) == 0 {
+                return Array(groups.prefix(Int(size) / MemoryLayout<gid_t>.size))
+            }
+            // ERANGE: the size it needs is in `size`.
+            guard errno == ERANGE, Int(size) / MemoryLayout<gid_t>.size > groups.count else { return [] }
+            groups = [gid_t](repeating: 0, count: Int(size) / MemoryLayout<gid_t>.size)
+        }
     }
 
     var description: String { "uid \(uid), pid \(pid)" }
@@ -67,7 +87,7 @@ struct SocketAccess: Sendable {
         guard let peer else { return false }
         if peer.uid == 0 { return true }
         guard let gid else { return false }
-        return peer.gid == gid || supplementaryGroups(of: peer.uid, primary: peer.gid).contains(gid)
+        return peer.gid == gid || peer.groups.contains(gid)
     }
 
     /// What to tell a peer that may not take reads.
@@ -79,22 +99,6 @@ struct SocketAccess: Sendable {
     var refusal: String {
         controlGroup.map { "permission denied: needs root or group \($0) (socket.control_group)" }
             ?? "permission denied: needs root (set socket.control_group to allow a group)"
-    }
-
-    /// The groups the user `uid` belongs to, as the group database says (SO_PEERCRED carries the
-    /// primary group only).
-    private static func supplementaryGroups(of uid: uid_t, primary: gid_t) -> [gid_t] {
-        var entry = passwd()
-        var result: UnsafeMutablePointer<passwd>?
-        var text = [CChar](repeating: 0, count: 16384)
-        guard getpwuid_r(uid, &entry, &text, text.count, &result) == 0, result != nil, let name = entry.pw_name else { return [] }
-        var count: Int32 = 64
-        var groups = [gid_t](repeating: 0, count: Int(count))
-        if getgrouplist(name, primary, &groups, &count) < 0 {
-            groups = [gid_t](repeating: 0, count: Int(count))
-            guard getgrouplist(name, primary, &groups, &count) >= 0 else { return [] }
-        }
-        return Array(groups.prefix(Int(count)))
     }
 }
 

@@ -203,6 +203,7 @@ import Testing
         #expect(access.mayConsume(SocketPeer(uid: 0, gid: 0, pid: 1)))
         #expect(access.mayConsume(SocketPeer(uid: 4242, gid: group, pid: 1)))
         #expect(!access.mayConsume(SocketPeer(uid: 4242, gid: 4242, pid: 1)))
+        #expect(access.mayConsume(SocketPeer(uid: 4242, gid: 4242, pid: 1, groups: [100, group])), "a supplementary group")
         #expect(SocketAccess(controlGroup: nil, consumerGroup: nil, logger: logger).mayConsume(SocketPeer(uid: 4242, gid: 4242, pid: 1)))
 
         // A connection whose peer is not in the group: status yes, reads no.
