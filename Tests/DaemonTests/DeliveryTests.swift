@@ -312,6 +312,24 @@ import Testing
         _ = first
     }
 
+    @Test func aStalledConsumerIsCutOffAndItsUnreadReadsGoToTheNext() throws {
+        let fixture = DeliveryFixture()
+        let stalled = try fixture.connect()
+        fixture.scan("stuck behind a full queue")
+        #expect(try stalled.scans() == [1])
+        // Its queue passed client_buffer: the channel says it is no longer writable.
+        stalled.channel.isWritable = false
+        stalled.channel.pipeline.fireChannelWritabilityChanged()
+        #expect(fixture.delivery.clients.isEmpty, "cut off")
+        #expect(fixture.delivery.held == [1], "the read it never read is held again")
+        let pos = try fixture.connect()
+        #expect(try pos.scans() == [1])
+        pos.reads()
+        fixture.advance(seconds: 0.01)
+        #expect(fixture.snapshot.reads == 1)
+        #expect(fixture.balances(scans: 1))
+    }
+
     @Test func theSocketsControlCharacterPolicyActsOnTheFormattedTextOnly() throws {
         let fixture = DeliveryFixture(Self.config { $0.controlCharacters = .caret })
         let pos = try fixture.connect()
