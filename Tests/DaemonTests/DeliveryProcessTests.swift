@@ -1,4 +1,5 @@
 import Foundation
+import ImageFiles
 import ScannerCore
 import ScannerTestSupport
 import Testing
@@ -66,6 +67,54 @@ import Testing
         let status = try #require(pos.command("status")?["status"] as? [String: Any])
         #expect((status["counters"] as? [String: Any])?["reads"] as? Int == 6, "delivered on the POS's acks")
         _ = hostile
+    }
+
+    @Test func afterAMixedRunEveryDetectionIsAReadADuplicateADropAHoldOrARejection() throws {
+        let daemon = try start(
+            """
+            socket:
+              acknowledge: required
+              ack_timeout: 0.3
+              hold_seconds: 3
+              rules:
+                - when: { prefix: "DROP" }
+                  do: [drop]
+            """)
+        let pos = try daemon.connect()
+        let scene = { (code: String) in ["frame": try Fixtures.qrFrameFile(code, in: self.directory)] }
+        try camera.plug(scene("acked"))
+        let acked = try #require(pos.waitForScan("acked").match?["seq"] as? Int)
+        #expect(pos.command("ack \(acked)")?["ok"] as? Bool == true)
+        // The same code, moved in the frame: decoded again, and a duplicate of the read it made.
+        let moved = Barcodes.compose(
+            size: Size(width: 640, height: 480), background: 220,
+            placing: [(try ImageFile.read(path: Barcodes.qr("acked", moduleSize: 3)), Point(x: 250, y: 170))])
+        let movedFile = directory + "/acked-moved.pgm"
+        try Fixtures.pgm(moved).write(to: URL(fileURLWithPath: movedFile))
+        try camera.plug(["frame": movedFile])
+        #expect(
+            Fixtures.wait(seconds: 10) {
+                (pos.command("status")?["status"] as? [String: Any]).flatMap { $0["counters"] as? [String: Any] }?["duplicates"] as? Int ?? 0 > 0
+            })
+        try camera.plug(scene("refused"))
+        let refused = try #require(pos.waitForScan("refused").match?["seq"] as? Int)
+        #expect(pos.command("nak \(refused) not-found")?["ok"] as? Bool == true)
+        try camera.plug(scene("DROP by rule"))
+        #expect(daemon.waitForLog("read sent as nothing by a formatting rule"))
+        // Never acked: held again after ack_timeout, dropped after hold_seconds.
+        try camera.plug(scene("never acked"))
+        #expect(pos.waitForScan("never acked").match != nil)
+        #expect(daemon.waitForLog("read dropped: hold-expired"))
+        // The POS let a read time out: the next one waits in the hold queue.
+        try camera.plug(scene("held"))
+        #expect(daemon.waitForLog("read \(refused + 3) QR-Code"))
+        let counted = pos.waitForBalancedCounters(timeout: 10)
+        #expect(counted.balanced, "\(counted.counters)")
+        #expect(counted.counters["reads"] as? Int == 1)
+        #expect(counted.counters["rejected"] as? Int == 1)
+        #expect(counted.counters["dropped"] as? [String: Int] == ["rule": 1, "hold-expired": 1])
+        #expect(counted.held == 1)
+        #expect(counted.counters["duplicates"] as? Int ?? 0 > 0)
     }
 
     @Test func aBacktrackingRuleNeitherFreezesStatusNorHoldsUpSIGTERM() throws {
