@@ -117,6 +117,39 @@ import Testing
         #expect(counted.counters["duplicates"] as? Int ?? 0 > 0)
     }
 
+    @Test func theREADMEsPythonPOSClientAcksAndNaks() throws {
+        let readme = try String(
+            contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md").path, encoding: .utf8)
+        let block = try #require(readme.components(separatedBy: "A POS client that acks").dropFirst().first)
+        let script = try #require(block.components(separatedBy: "```python\n").dropFirst().first?.components(separatedBy: "```").first)
+        #expect(script.split(separator: "\n").count <= 20)
+        let daemon = try start("socket:\n  acknowledge: required\n")
+        let status = try daemon.connect()  // the socket is there
+        let path = directory + "/pos-client.py"
+        try script.replacingOccurrences(of: "/run/kiosk-scanner/scan.sock", with: daemon.socketPath).write(
+            toFile: path, atomically: true, encoding: .utf8)
+        let client = Process()
+        client.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        client.arguments = [path]
+        let output = Pipe()
+        client.standardOutput = output
+        try client.run()
+        // SIGKILL: a child of a test thread inherits its blocked SIGTERM.
+        let stop = {
+            kill(client.processIdentifier, SIGKILL)
+            client.waitUntilExit()
+        }
+        defer { if client.isRunning { stop() } }
+        try show(["4006381333931", "no such item"], to: daemon)
+        #expect(daemon.waitForLog("read 2 rejected by the POS: not-found"))
+        let counters = status.waitForBalancedCounters(timeout: 10).counters
+        #expect(counters["reads"] as? Int == 1, "the digits are on the bill: acked")
+        #expect(counters["rejected"] as? Int == 1, "the text is not: naked")
+        stop()
+        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(printed == "1 4006381333931\n2 no such item\n")
+    }
+
     @Test func aBacktrackingRuleNeitherFreezesStatusNorHoldsUpSIGTERM() throws {
         // The 40 a's (in a QR code: a Code 128 of 40 characters is wider than the viewport).
         try camera.plug(["frame": Fixtures.qrFrameFile(String(repeating: "a", count: 40), in: directory)])
