@@ -68,4 +68,24 @@ import Testing
         #expect(!daemon.log.contains("Cannot schedule tasks"), "no answer reached the stopped event loop: \(daemon.log)")
         _ = idle
     }
+
+    /// With nothing stuck, the bound is never reached: every part stops by itself, in order, and no
+    /// thread is left behind.
+    @Test func withNothingStuckEveryPartStopsByItselfAndNoThreadIsLeftBehind() throws {
+        let serial = try PseudoTerminal()
+        try serial.link("\(directory)/ttyUSB0")
+        defer { serial.close() }
+        try camera.plug(["frame": Fixtures.qrFrameFile("in order", in: directory)])
+        let daemon = try DaemonProcess(
+            config: Fixtures.config(device: camera.node, extra: "outputs:\n  - { type: serial, device: \(directory)/ttyUSB0, terminator: lf }\n"),
+            environment: camera.environment)
+        let client = try daemon.connect()
+        #expect(client.waitForScan("in order").match != nil)
+        #expect(serial.read(atLeast: 9) == Array("in order\n".utf8))
+        daemon.signal(SIGTERM)
+        try #require(Fixtures.wait(seconds: 2) { !daemon.process.isRunning }, "SIGTERM ends the daemon within 2 s")
+        #expect(daemon.process.terminationStatus == 0, "a clean exit: \(daemon.log)")
+        let log = daemon.log
+        #expect(!log.contains("left behind") && !log.contains("took longer than allowed"), "nothing cut short: \(log)")
+    }
 }
