@@ -40,6 +40,9 @@ final class DaemonLink: Sendable {
     static let window = 8
     /// Broker commands waiting for room in the window; more are refused as busy.
     static let queueCapacity = 256
+    /// Scans kept while the status reply is awaited: as many as a daemon may hold (`hold_count`
+    /// is at most 10,000); a daemon that sends more without replying is reconnected to.
+    static let earlyCapacity = 10_000
 
     private let path: String
     private let handlers: Handlers
@@ -62,8 +65,10 @@ final class DaemonLink: Sendable {
     }
 
     /// Stops taking reads and returns once those the daemon already wrote to us are handed over
-    /// (`unsubscribe`, then the lines up to its reply), or after `timeout` seconds: the daemon
-    /// counts a read as delivered once written, so none may be left unread in the socket.
+    /// (`unsubscribe`, then the lines up to its reply), or after `timeout` seconds. Without acks
+    /// the daemon counts a read delivered once we have read its line off the socket, so none read
+    /// may be left unspooled; with `socket.acknowledge: required` it counts one delivered when its
+    /// ack comes, once it is spooled, and holds the others again when we are gone.
     func stop(timeout: Double = 3) {
         stopping.store(true, ordering: .relaxed)
         let draining = current.withLock { state -> Bool in
@@ -128,12 +133,27 @@ final class DaemonLink: Sendable {
             current.withLock { $0 = (lines, Self.emptyWindow) }
             send(.link("status"))
             var bootID: String?
+            // Scans before the status reply, which gives their boot id: a daemon writes its held
+            // reads to a new connection at once with `socket.consumer_after: 0`. Kept, in order,
+            // and spooled and acked once the reply is in. Dropped, they would be lost without a
+            // trace: the next read's ack covers every read written before it, so the daemon
+            // would count them delivered. Should the connection go before the reply, they were
+            // never acked, and the daemon holds them again for the next consumer.
+            var early: [EventLine] = []
+            func take(_ scan: EventLine, bootID: String) {
+                if handlers.scan(Array(scan.line), bootID), let seq = scan.decode(ScanSequence.self)?.seq { send(.ack(seq)) }
+            }
             reading: while let event = lines.nextEvent() {
                 switch event.envelope.type {
                 case "scan":
-                    // Never before the status reply: subscribe goes out only after it.
-                    guard let bootID else { break }
-                    if handlers.scan(Array(event.line), bootID), let seq = event.decode(ScanSequence.self)?.seq { send(.ack(seq)) }
+                    if let bootID {
+                        take(event, bootID: bootID)
+                    } else if early.count < Self.earlyCapacity {
+                        early.append(event)
+                    } else {
+                        logger.warning("the daemon sent \(early.count) scans and no reply to status; reconnecting")
+                        break reading
+                    }
                 case "state":
                     if let state = event.decode(StateEvent.self) { handlers.state(state) }
                 case "reply":
@@ -163,12 +183,15 @@ final class DaemonLink: Sendable {
                     case .link, nil:
                         guard event.envelope.command == "status", let reply = event.decode(Reply.self), let status = reply.status else { break }
                         if bootID == nil {
-                            bootID = status.bootID ?? "unknown"
+                            let id = status.bootID ?? "unknown"
+                            bootID = id
                             send(.link("subscribe"))
-                            logger.info("connected to the daemon at \(path)", metadata: ["boot_id": "\(bootID!)"])
+                            logger.info("connected to the daemon at \(path)", metadata: ["boot_id": "\(id)"])
                             lastProblem = nil
                             backoff = 0.5
                             handlers.connection(true, nil)
+                            for scan in early { take(scan, bootID: id) }
+                            early = []
                         }
                         handlers.status(status)
                         handlers.state(status.state)

@@ -28,8 +28,9 @@ extension ConfigFile {
         gpio.startup = try pattern(&startup, default: gpio.startup)
         var beep = try section.section("beep")
         gpio.beep = try pattern(&beep, default: gpio.beep)
+        // Read after `error`: left out, a nak plays the error pattern as configured.
         var rejected = try section.section("rejected")
-        gpio.rejected = try pattern(&rejected, default: gpio.rejected)
+        if !rejected.isEmpty { gpio.rejected = try pattern(&rejected, default: gpio.rejected) }
         var named = try section.section("named")
         for name in named.allKeys() {
             var patternSection = try named.section(name)

@@ -17,6 +17,12 @@ import UnixSignals
 /// Composes the daemon: the socket, the capture loop and config reload, as services in one
 /// ServiceGroup. SIGTERM and SIGINT shut it down gracefully; SIGHUP reloads the config file.
 public enum Supervisor {
+    /// How long the services have to stop in order after SIGTERM; then what is left is cancelled,
+    /// and every service returns at once (a thread hung in a device call is left behind). So the
+    /// daemon is gone within 2 s whatever an output, a rule or a client is doing (issue #32), while
+    /// stopping in order takes a fraction of this when nothing hangs.
+    static let gracefulShutdownTime = Duration.seconds(1)
+
     /// Runs the daemon until SIGTERM or SIGINT. `configPath` is re-read on SIGHUP; `adjust` is
     /// applied to every config read (command-line overrides).
     public static func run(config: ScannerConfig, configPath: String?, adjust: @escaping @Sendable (inout ScannerConfig) -> Void, logger: Logger) async throws {
@@ -27,7 +33,7 @@ public enum Supervisor {
         let counters = Counters()
         let notifier = SystemdNotifier()
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        let relay = StateRelay()
+        let relay = InletRelay()
         let state = ScannerState(
             config: config.scanner, device: config.camera.device, feedback: feedback, counters: counters,
             logger: logger, publish: { relay.publish($0) })
@@ -58,7 +64,7 @@ public enum Supervisor {
         let server = SocketServer(config: config.socket, delivery: delivery, logger: logger)
         let inlet = ReadInlet(delivery: delivery, config: config.socket)
         relay.inlet.withLock { $0 = inlet }
-        let loop = CaptureLoop(config: config, state: state, counters: counters, feedback: feedback, sink: inlet, tap: tap, notifier: notifier, logger: logger)
+        let loop = CaptureLoop(config: config, state: state, counters: counters, feedback: feedback, sink: relay, tap: tap, notifier: notifier, logger: logger)
 
         gpio?.watchTrigger { [executor, logger] in
             if case .failure(let error) = executor.execute(.trigger) { logger.notice("trigger button: \(error.message)") }
@@ -67,30 +73,53 @@ public enum Supervisor {
         // Services stop in reverse order: GPIO, first here, releases its lines after capture has
         // stopped, and the outputs close their devices after the socket has.
         let services: [any Service] =
-            (gpio.map { [$0] } ?? []) + outputs + [
+            (gpio.map { [$0] } ?? []) + (outputs.isEmpty ? [] : [OutputsService(outputs: outputs)]) + [
                 SocketService(server: server, notifier: notifier, logger: logger),
-                CaptureService(loop: loop, state: state),
+                CaptureService(loop: loop, state: state, logger: logger),
                 metricsFile,
                 ReloadService(
                     path: configPath, running: config, adjust: adjust, loop: loop, state: state, executor: executor, metricsFile: metricsFile,
                     notifier: notifier, logger: logger),
             ]
-        let serviceGroup = ServiceGroup(
-            configuration: .init(services: services.map { .init(service: $0) }, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        var configuration = ServiceGroupConfiguration(
+            services: services.map { .init(service: $0) }, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        configuration.maximumGracefulShutdownDuration = gracefulShutdownTime
+        var failure: (any Error)?
         do {
-            try await serviceGroup.run()
+            try await ServiceGroup(configuration: configuration).run()
         } catch {
-            try? await group.shutdownGracefully()
-            throw error
+            failure = error
         }
+        // A thread left behind in a device call (capture, or an output's, which answers nothing
+        // once its run() returned) could still hand over a read or a state: it stops here, before
+        // the event loop it would be scheduled on is gone.
+        relay.close()
         try? await group.shutdownGracefully()
+        if let failure { throw failure }
     }
 }
 
-/// Carries state changes to the socket, which is made after the state it reports.
-final class StateRelay: Sendable {
+/// Carries reads and state changes to the socket's inlet while its event loop runs: from when the
+/// socket is made (after the state it reports) until `close()`, before the loop shuts down.
+final class InletRelay: ReadSink, Sendable {
     let inlet = Mutex<ReadInlet?>(nil)
-    func publish(_ snapshot: ScannerSnapshot) { inlet.withLock { $0 }?.publish(snapshot) }
+    func publish(_ snapshot: ScannerSnapshot) { inlet.withLock { $0?.publish(snapshot) } }
+    func deliver(_ read: Read) { inlet.withLock { $0?.deliver(read) } }
+    /// Nothing more is carried; one on its way is handed over first.
+    func close() { inlet.withLock { $0 = nil } }
+}
+
+/// The outputs as one service: graceful shutdown reaches them all at once, so that one whose
+/// thread hangs in a device call keeps none of the others from closing its device. Like any
+/// service it runs until shutdown: it needs at least one output.
+struct OutputsService: Service {
+    let outputs: [any Output]
+
+    func run() async throws {
+        try await withThrowingDiscardingTaskGroup { group in
+            for output in outputs { group.addTask { try await output.run() } }
+        }
+    }
 }
 
 /// The socket as a service: bound first, READY=1 once it is, removed last.
@@ -112,22 +141,13 @@ struct SocketService: Service {
 struct CaptureService: Service {
     let loop: CaptureLoop
     let state: ScannerState
+    let logger: Logger
 
     func run() async throws {
-        // Graceful shutdown (SIGTERM) or cancellation (another service failed) both end the loop.
-        await withTaskCancellationHandler {
-            await withGracefulShutdownHandler {
-                await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                    OwnThread.start(name: "capture") {
-                        loop.run()
-                        done.resume()
-                    }
-                }
-            } onGracefulShutdown: {
-                loop.stop()
-            }
-        } onCancel: {
-            loop.stop()
+        // Graceful shutdown (SIGTERM) waits for the loop, which ends within a frame's wait;
+        // cancellation (the shutdown deadline, or another service failed) does not.
+        if !(await OwnThread.run(name: "capture", stop: loop.stop, loop.run)) {
+            logger.warning("capture: its thread was still busy (in a camera call) when the daemon stopped; left behind")
         }
         state.change { $0.camera = CameraStatus(state: .unavailable, device: $0.camera.device, detail: "daemon stopped") }
     }

@@ -27,7 +27,7 @@ public final class HIDPOSOutput: Output {
     public func send(_ read: Read, done: @escaping @Sendable (Bool) -> Void) { worker.enqueue(read, done: done) }
     public var health: OutputHealth { worker.healthState.withLock { $0 } }
 
-    public func run() async throws { await worker.run(thread: "hid-pos") { [self] in serve() } }
+    public func run() async throws { await worker.run(thread: "hid-pos", logger: logger) { [self] in serve() } }
 
     /// The output's thread: makes and opens its gadget function, sends each read, closes it once
     /// stopped. The function is this thread's alone.

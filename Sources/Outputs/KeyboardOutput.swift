@@ -44,7 +44,7 @@ public final class KeyboardOutput: Output {
     public func send(_ read: Read, done: @escaping @Sendable (Bool) -> Void) { worker.enqueue(read, done: done) }
     public var health: OutputHealth { worker.healthState.withLock { $0 } }
 
-    public func run() async throws { await worker.run(thread: "keyboard") { [self] in serve() } }
+    public func run() async throws { await worker.run(thread: "keyboard", logger: logger) { [self] in serve() } }
 
     /// The output's thread: makes and opens its device, sends each read, closes the device once
     /// stopped. The device is this thread's alone.

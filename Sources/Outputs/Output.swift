@@ -15,7 +15,8 @@ public protocol Output: Service {
     /// The name logs and `status` use, e.g. `serial /dev/ttyGS0`.
     var name: String { get }
     /// Queues `read` (also before `run()` starts); `done` is called once, on the output's thread,
-    /// with true when the output sent it and false when it gave up.
+    /// with true when the output sent it and false when it gave up; never after `run()` returned
+    /// (the daemon is exiting, and whoever `done` reports to may be gone).
     func send(_ read: Read, done: @escaping @Sendable (Bool) -> Void)
     /// How the output is doing.
     var health: OutputHealth { get }
@@ -54,6 +55,9 @@ final class OutputWorker: Sendable {
     let capacity: Int
     let maxAge: Double
     private let queue = Mutex<(items: [Item], stopped: Bool)>(([], false))
+    /// Whether `done` callbacks are still made: false once `run()` returned. A callback runs under
+    /// this lock, so that none is half way when `run()` returns.
+    private let answering = Mutex(true)
     private let wake = DispatchSemaphore(value: 0)
     let healthState: Mutex<OutputHealth>
 
@@ -102,7 +106,7 @@ final class OutputWorker: Sendable {
         guard let item else { return }
         healthState.withLock { $0[keyPath: counter] += 1 }
         updateQueued()
-        item.done(true)
+        answer(item, true)
     }
 
     /// Gives up the oldest read.
@@ -113,43 +117,21 @@ final class OutputWorker: Sendable {
 
     var isStopped: Bool { queue.withLock { $0.stopped } }
 
-    /// An output's `run()`: `serve` on a thread named `thread` until graceful shutdown (or
-    /// cancellation), which stops the queue (waiting reads are given up and counted); returns once
-    /// `serve` returned, its device closed, or a second after the stop if the thread hangs in a
-    /// device call, so that no output holds up SIGTERM.
-    func run(thread: String, _ serve: @escaping @Sendable () -> Void) async {
-        let finished = Mutex<(continuation: CheckedContinuation<Void, Never>?, done: Bool)>((nil, false))
-        let finish: @Sendable () -> Void = {
-            let continuation = finished.withLock { state -> CheckedContinuation<Void, Never>? in
-                defer { state = (nil, true) }
-                return state.continuation
-            }
-            continuation?.resume()
-        }
-        await withTaskCancellationHandler {
-            await withGracefulShutdownHandler {
-                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                    let done = finished.withLock { state in
-                        state.continuation = continuation
-                        return state.done
-                    }
-                    if done { return finish() }
-                    OwnThread.start(name: thread) {
-                        serve()
-                        finish()
-                    }
-                }
-            } onGracefulShutdown: {
-                self.stop(then: finish)
-            }
-        } onCancel: {
-            self.stop(then: finish)
+    /// An output's `run()`: `serve` on a thread named `thread` until graceful shutdown, which stops
+    /// the queue (waiting reads are given up and counted) and returns once `serve` returned, its
+    /// device closed. Cancellation (the daemon's shutdown deadline passed) stops it the same way
+    /// but returns at once: a thread hung in a device call is left behind, logged, and the process
+    /// exits without it. No `done` is called after this returns.
+    func run(thread: String, logger: Logger, _ serve: @escaping @Sendable () -> Void) async {
+        let finished = await OwnThread.run(name: thread, stop: { self.stop() }, serve)
+        answering.withLock { $0 = false }
+        if !finished {
+            logger.warning("\(healthState.withLock { $0.name }): its thread was still busy (in a device call) when the daemon stopped; left behind")
         }
     }
 
-    /// Stops taking reads and gives up those waiting; `finish` runs a second later, in case the
-    /// thread hangs in a device call.
-    private func stop(then finish: @escaping @Sendable () -> Void) {
+    /// Stops taking reads and gives up those waiting; the thread sees it at its next read.
+    private func stop() {
         let left = queue.withLock { state -> [Item] in
             state.stopped = true
             defer { state.items.removeAll() }
@@ -157,10 +139,6 @@ final class OutputWorker: Sendable {
         }
         for item in left { fail(item, reason: "shutdown") }
         wake.signal()
-        OwnThread.start(name: "output-stop") {
-            usleep(1_000_000)
-            finish()
-        }
     }
 
     func setState(_ state: String, _ detail: String? = nil) {
@@ -188,7 +166,13 @@ final class OutputWorker: Sendable {
 
     private func fail(_ item: Item, reason: String) {
         healthState.withLock { $0.failed[reason, default: 0] += 1 }
-        item.done(false)
+        answer(item, false)
+    }
+
+    private func answer(_ item: Item, _ sent: Bool) {
+        answering.withLock { open in
+            if open { item.done(sent) }
+        }
     }
 
     private func updateQueued() {
@@ -256,5 +240,47 @@ final class OutputWorker: Sendable {
             }
         }
         device.close()
+    }
+}
+
+extension OwnThread {
+    /// A service's `run()` around a blocking loop: `body` on a thread of its own named `name`.
+    /// Graceful shutdown calls `stop` and waits for `body` to return; cancellation calls `stop` and
+    /// returns at once, so that a thread hung in a device call never holds up the daemon's exit
+    /// (ServiceGroup cancels what is left once its graceful shutdown time is up). Returns whether
+    /// `body` returned.
+    public static func run(name: String, stop: @escaping @Sendable () -> Void, _ body: @escaping @Sendable () -> Void) async -> Bool {
+        // Resumed once: by the thread when `body` returned, or by cancellation, whichever is first.
+        let waiter = Mutex<(continuation: CheckedContinuation<Void, Never>?, over: Bool)>((nil, false))
+        let bodyReturned = Atomic<Bool>(false)
+        let finish: @Sendable () -> Void = {
+            let continuation = waiter.withLock { state -> CheckedContinuation<Void, Never>? in
+                defer { state = (nil, true) }
+                return state.continuation
+            }
+            continuation?.resume()
+        }
+        await withTaskCancellationHandler {
+            await withGracefulShutdownHandler {
+                await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                    let over = waiter.withLock { state in
+                        state.continuation = continuation
+                        return state.over
+                    }
+                    if over { return continuation.resume() }
+                    OwnThread.start(name: name) {
+                        body()
+                        bodyReturned.store(true, ordering: .releasing)
+                        finish()
+                    }
+                }
+            } onGracefulShutdown: {
+                stop()
+            }
+        } onCancel: {
+            stop()
+            finish()
+        }
+        return bodyReturned.load(ordering: .acquiring)
     }
 }

@@ -27,7 +27,7 @@ public final class SerialOutput: Output {
     public func send(_ read: Read, done: @escaping @Sendable (Bool) -> Void) { worker.enqueue(read, done: done) }
     public var health: OutputHealth { worker.healthState.withLock { $0 } }
 
-    public func run() async throws { await worker.run(thread: "serial") { [self] in serve() } }
+    public func run() async throws { await worker.run(thread: "serial", logger: logger) { [self] in serve() } }
 
     /// The output's thread: opens the port, sends each read, closes the port once stopped.
     private func serve() {

@@ -87,8 +87,14 @@ public struct GPIOConfig: Sendable, Hashable {
     public var startup = FeedbackPattern(beep: 0.05, flash: 0.05, repeatCount: 2, gap: 0.08)
     /// The socket's `beep` command.
     public var beep = FeedbackPattern(beep: 0.15, flash: 0)
-    /// A read a consumer refused (`nak SEQ`) without naming a pattern, or naming one not in `named`.
-    public var rejected = FeedbackPattern(beep: 0.3, flash: 0.3, repeatCount: 2, gap: 0.1)
+    /// A read a consumer refused (`nak SEQ`) without naming a pattern, or naming one not in `named`:
+    /// the `error` pattern, whatever it is configured to be, until `rejected` is set itself.
+    public var rejected: FeedbackPattern {
+        get { configuredRejected ?? error }
+        set { configuredRejected = newValue }
+    }
+    /// `feedback.rejected` when the config gives it; nil follows `error`.
+    private var configuredRejected: FeedbackPattern?
     /// Patterns a consumer may name in `nak SEQ NAME` (`not-found`, `age-check`...).
     public var named: [String: FeedbackPattern] = [:]
     /// When the good-read pattern sounds.

@@ -142,6 +142,21 @@ import Testing
         #expect(try ConfigFile.parse("gpio:\n  buzzer: { chip: 0, line: 27 }\n", file: "b.conf").gpio.buzzer == .active(GPIOLineConfig(chip: "0", line: "27")))
     }
 
+    /// A nak plays the error pattern unless `rejected` is configured (issue #32): the one configured,
+    /// not the built-in one. Named patterns start from it too.
+    @Test func aNakFollowsTheConfiguredErrorPatternUnlessRejectedIsSet() throws {
+        let error = FeedbackPattern(beep: 1, flash: 0, repeatCount: 4, gap: 0.5)
+        let following = try ConfigFile.parse(
+            "feedback:\n  error: { beep: 1, flash: 0, repeat: 4, gap: 0.5 }\n  named:\n    not-found: { repeat: 1 }\n", file: "e.conf"
+        ).gpio
+        #expect(following.rejected == error)
+        #expect(following.named["not-found"] == FeedbackPattern(beep: 1, flash: 0, repeatCount: 1, gap: 0.5))
+        let own = try ConfigFile.parse("feedback:\n  error: { beep: 1, flash: 0, repeat: 4 }\n  rejected: { beep: 0.2 }\n", file: "r.conf").gpio
+        #expect(own.rejected == FeedbackPattern(beep: 0.2, flash: 0, repeatCount: 4, gap: 0.1), "set: its own keys, the rest from error")
+        #expect(own.error == FeedbackPattern(beep: 1, flash: 0, repeatCount: 4, gap: 0.1))
+        #expect(GPIOConfig().rejected == GPIOConfig().error)
+    }
+
     @Test func readsOutputs() throws {
         let config = try ConfigFile.parse(
             """

@@ -1,0 +1,109 @@
+import Foundation
+import ScannerTestSupport
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The MQTT bridge as the consumer of a daemon that needs acks (`socket.acknowledge: required`):
+/// it acks each read once the read is in its spool, so the daemon counts every read delivered,
+/// and each reaches the broker once, in order. Debian's mosquitto on a loopback port.
+@Suite(.serialized) struct BridgeAckTests {
+    let directory: String
+    let camera: EmulatedCamera
+
+    init() throws {
+        directory = try TemporaryDirectory.shared.directory("bridge-ack")
+        camera = EmulatedCamera(directory: directory)
+    }
+
+    func daemon(socket: String) throws -> DaemonProcess {
+        try DaemonProcess(
+            config: Fixtures.config(device: camera.node, extra: "socket:\n  acknowledge: required\n  hold_seconds: 60\n" + socket),
+            environment: camera.environment)
+    }
+
+    func bridge(_ daemon: DaemonProcess, port: Int) throws -> LoggedProcess {
+        let config = "\(directory)/bridge.conf"
+        try """
+        socket:
+          path: \(daemon.socketPath)
+        mqtt:
+          host: 127.0.0.1
+          port: \(port)
+          device_id: acked
+          spool_dir: \(directory)/spool
+        """.write(toFile: config, atomically: true, encoding: .utf8)
+        return try LoggedProcess(MQTTTests.bridgeBinary, ["--config", config, "--log-level", "debug"], logPath: "\(directory)/bridge.log")
+    }
+
+    /// Shows each code in turn, waiting until the daemon has made its read.
+    func show(_ codes: [String], to daemon: DaemonProcess, from seq: Int) throws {
+        for (index, code) in codes.enumerated() {
+            try camera.plug(["frame": Fixtures.qrFrameFile(code, in: directory)])
+            #expect(daemon.waitForLog("read \(seq + index) QR-Code"), "read \(seq + index) made")
+        }
+        // Nothing in view: no further read.
+        try camera.plug()
+    }
+
+    /// Asks `status` until `reads` reach `count` with nothing held, awaiting or dropped, or 20 s
+    /// pass; returns the last status.
+    static func settled(_ control: SocketClient, reads count: Int) -> [String: Any] {
+        var status: [String: Any] = [:]
+        let deadline = Date().addingTimeInterval(20)
+        repeat {
+            status = control.command("status")?["status"] as? [String: Any] ?? [:]
+            let counters = status["counters"] as? [String: Any] ?? [:]
+            if counters["reads"] as? Int == count && status["held"] as? Int == 0 && status["awaiting"] as? Int == 0 { break }
+            usleep(100_000)
+        } while Date() < deadline
+        return status
+    }
+
+    func expectEveryReadDelivered(_ status: [String: Any], reads count: Int, _ bridge: LoggedProcess) {
+        let counters = status["counters"] as? [String: Any] ?? [:]
+        #expect(counters["reads"] as? Int == count, "every read acked, so delivered: \(status)\n\(bridge.log)")
+        #expect(status["held"] as? Int == 0 && status["awaiting"] as? Int == 0, "\(status)")
+        #expect((counters["dropped"] as? [String: Int] ?? [:]).isEmpty, "none dropped: \(counters)")
+    }
+
+    @Test func everyReadIsAckedOnceSpooledAndReachesTheBrokerOnceInOrder() throws {
+        let broker = try Broker()
+        let subscriber = try Subscriber(port: broker.port, topics: ["kiosk-scanner/acked/scan"])
+        let daemon = try daemon(socket: "")
+        let control = try daemon.connect(subscribe: false)
+        _ = control.command("unsubscribe")
+        let bridge = try bridge(daemon, port: broker.port)
+        #expect(bridge.waitForLog("connected to the daemon"), "\(bridge.log)")
+        #expect(bridge.waitForLog("connected to the broker"), "\(bridge.log)")
+
+        try show((1...5).map { "acked \($0)" }, to: daemon, from: 1)
+        let seqs = MQTTTests.seqs(from: subscriber, through: 5)
+        #expect(seqs == [1, 2, 3, 4, 5], "each read once, in order: \(seqs)")
+        expectEveryReadDelivered(Self.settled(control, reads: 5), reads: 5, bridge)
+        #expect(!bridge.log.contains("the daemon does not take acks"), "\(bridge.log)")
+        #expect(bridge.stop() == 0)
+    }
+
+    /// Reads held while no consumer was there reach the bridge the moment it connects (with
+    /// `consumer_after: 0`), before the reply to its `status`: spooled and acked all the same.
+    @Test func readsWrittenBeforeTheStatusReplyAreSpooledAndAckedToo() throws {
+        let broker = try Broker()
+        let subscriber = try Subscriber(port: broker.port, topics: ["kiosk-scanner/acked/scan"])
+        let daemon = try daemon(socket: "  consumer_after: 0\n")
+        let control = try daemon.connect(subscribe: false)
+        _ = control.command("unsubscribe")
+        try show((1...3).map { "held \($0)" }, to: daemon, from: 1)
+        #expect(daemon.waitForLog("holding read 3"), "held: no consumer yet")
+
+        let bridge = try bridge(daemon, port: broker.port)
+        #expect(bridge.waitForLog("connected to the broker"), "\(bridge.log)")
+        try show((4...5).map { "live \($0)" }, to: daemon, from: 4)
+        let seqs = MQTTTests.seqs(from: subscriber, through: 5, timeout: 20)
+        #expect(seqs == [1, 2, 3, 4, 5], "the held reads first, each once: \(seqs)")
+        expectEveryReadDelivered(Self.settled(control, reads: 5), reads: 5, bridge)
+        #expect(bridge.stop() == 0)
+    }
+}
