@@ -1,4 +1,5 @@
 import FuzzSupport
+import ScannerCore
 import ScannerProtocol
 
 /// One socket command line, as the server reads it: at most `maxLineBytes`, decoded leniently.
@@ -11,6 +12,8 @@ func fuzzCommand(_ bytes: UnsafeRawBufferPointer) {
         let verb = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).first.map { $0.lowercased() }
         precondition(verb == command.name, "parsed '\(line)' as \(command)")
         if case .record(let seconds) = command { precondition(seconds > 0 && seconds <= Command.maxRecordSeconds) }
+        // A nak's reason is what the daemon looks up as a feedback pattern's name.
+        if case .nak(_, let reason?) = command { precondition(GPIOConfig.isPatternName(reason), "parsed '\(line)' as \(command)") }
     case .failure(let error):
         precondition(!error.message.isEmpty)
     }
