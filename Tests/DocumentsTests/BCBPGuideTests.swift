@@ -20,6 +20,11 @@ enum GuidePasses {
     /// Guide appendix B.2.1, printed at a kiosk (version 3).
     static let kiosk =
         "M1ASKREN/TEST         EA272SL ORDNRTUA 0881 007F002K0303 15C>3180 K6007BUA              2901624760758980 UA UA EY975897            *30600    09  UAG    "
+    /// Guide appendix B.3.2, a UA mobile pass: the kiosk pass with an ECDSA signature (96 base64 characters) as security data.
+    /// As transcribed in the test suite of the Rust crate `iata` (docs.rs/iata).
+    static let mobileSigned =
+        "M1ASKREN/TEST         EA272SL ORDNRTUA 0881 007F002K0303 15C>3180 M6007BUA              2901624760758980 UA UA EY975897            *30600    09  UAG    "
+        + "^160MEYCIQCVDy6sskR0zx8Ac5aXCG0hjkejH587woSGHWnbBRbp8QIhAJ790UHbTHG9nZLnllP+JjStGWPLWGR7Ag5on2FPCeRG"
 }
 
 func parsed(_ text: String, today: CalendarDate = CalendarDate(year: 2026, month: 1, day: 1)) throws -> BoardingPass {
@@ -121,6 +126,28 @@ func parsed(_ text: String, today: CalendarDate = CalendarDate(year: 2026, month
         #expect(pass.legs[0].airlinePrivate == "*30600    09  UAG    ")
     }
 
+    @Test func mobilePassWithASignature() throws {
+        let pass = try parsed(GuidePasses.mobileSigned)
+        #expect(pass.securityData == "160MEYCIQCVDy6sskR0zx8Ac5aXCG0hjkejH587woSGHWnbBRbp8QIhAJ790UHbTHG9nZLnllP+JjStGWPLWGR7Ag5on2FPCeRG")
+        #expect(pass.legs[0].airlinePrivate == "*30600    09  UAG    ")
+        #expect(pass.conditional?.items.contains(DocumentField("boarding_pass_issuance_source", .text("M"))) == true)
+    }
+
+    /// Every item blank but the name and the PNR, and four legs with a name that fills its 20 characters
+    /// (made up after the Rust crate `iata`'s tests).
+    @Test func blankItemsAndAFullName() throws {
+        let minimal = try parsed("M1TEST                 8OQ6FU                             00")
+        #expect(minimal.fields.map(\.name) == ["format_code", "legs_count", "passenger_name", "passenger_family_name", "electronic_ticket", "legs"])
+        #expect(minimal.legs[0].fields == [DocumentField("pnr", .text("8OQ6FU"))])
+        let fourLegs = try parsed(
+            "M4VERYLONGESTLASTNAMEDEABCDEF JFKSVOSU 1234 207          000ABCDEF SVOLEDSU 5678 210          000"
+                + "ABCDEF LEDSVOSU 9876 215          000ABCDEF SVOJFKSU 1357 215          000")
+        #expect(fourLegs.passengerName == "VERYLONGESTLASTNAMED")
+        #expect(fourLegs.electronicTicket)
+        #expect(fourLegs.legs.map(\.flightNumber) == ["1234", "5678", "9876", "1357"])
+        #expect(fourLegs.legs.map(\.flightDay) == [207, 210, 215, 215])
+    }
+
     @Test(arguments: GuidePassList.all)
     func guidePassesLookLikePasses(text: String) {
         #expect(BCBP.looksLikePass(text))
@@ -128,5 +155,8 @@ func parsed(_ text: String, today: CalendarDate = CalendarDate(year: 2026, month
 }
 
 enum GuidePassList {
-    static let all = [GuidePasses.mandatoryAndSecurity, GuidePasses.twoLegs, GuidePasses.homePrinted, GuidePasses.shortUnique, GuidePasses.kiosk]
+    static let all = [
+        GuidePasses.mandatoryAndSecurity, GuidePasses.twoLegs, GuidePasses.homePrinted, GuidePasses.shortUnique, GuidePasses.kiosk,
+        GuidePasses.mobileSigned,
+    ]
 }
