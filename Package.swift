@@ -53,6 +53,8 @@ let package = Package(
         // Pure Swift: frames, viewport, symbols and reads, AIM, GS1, content types, config model
         // (the formatting rules' regexes through CRE2).
         .target(name: "ScannerCore", dependencies: ["CRE2"]),
+        // Kiosk documents in a code's data: AAMVA driver's licences and ID cards, IATA boarding passes (pure Swift).
+        .target(name: "Documents"),
         // PNG, JPEG and PNM files into frames.
         .target(name: "ImageFiles", dependencies: ["ScannerCore", "CPNG", "CTurboJPEG", .product(name: "SystemPackage", package: "swift-system")]),
         // Decoders behind one protocol.
@@ -143,6 +145,7 @@ let package = Package(
             path: "Tests/ScannerTestSupport"
         ),
         .testTarget(name: "ScannerCoreTests", dependencies: ["ScannerCore", "ScannerTestSupport"]),
+        .testTarget(name: "DocumentsTests", dependencies: ["Documents", "ScannerTestSupport"]),
         .testTarget(name: "ScannerProtocolTests", dependencies: ["ScannerProtocol", "ScannerCore"]),
         .testTarget(name: "DecodingTests", dependencies: ["Decoding", "ImageFiles", "ScannerCore", "ScannerTestSupport"]),
         .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile", "ScannerCore"]),
