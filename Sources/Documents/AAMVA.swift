@@ -104,16 +104,17 @@ public enum AAMVA {
         document.sex = try sex(elements)
 
         if let birth = document.birthDate {
-            if birth > today {
-                document.problems.append("DBB: birth date \(birth) is after today (\(today))")
+            if AAMVACalendar.isBefore(today, birth) {
+                document.problems.append(
+                    "DBB: birth date \(AAMVACalendar.iso(birth)) is after today (\(AAMVACalendar.iso(today)))")
             } else {
-                document.age = birth.years(until: today)
+                document.age = AAMVACalendar.years(from: birth, to: today)
             }
         }
         var seen = Set<Int>()
         // Ages people have; an age_over_-1 or age_over_100000 field would only confuse a template.
         document.ageThresholds = ageThresholds.filter { (0...150).contains($0) && seen.insert($0).inserted }
-        document.expired = document.expiryDate.map { $0 < today }
+        document.expired = document.expiryDate.map { AAMVACalendar.isBefore($0, today) }
         return document
     }
 

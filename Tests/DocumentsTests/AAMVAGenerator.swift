@@ -62,8 +62,18 @@ struct AAMVAGenerator {
     mutating func date(_ years: ClosedRange<Int>) -> (year: Int, month: Int, day: Int) {
         let year = number(years)
         let month = number(1...12)
-        let days = [31, year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-        return (year, month, number(1...days[month - 1]))
+        return (year, month, number(1...Self.daysIn(month: month, year: year)))
+    }
+
+    static func daysIn(month: Int, year: Int) -> Int {
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+    }
+
+    /// YYYY-MM-DD.
+    static func iso(_ year: Int, _ month: Int, _ day: Int) -> String {
+        func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(year)-\(two(month))-\(two(day))"
     }
 
     mutating func sample() -> AAMVASample {
@@ -113,7 +123,7 @@ struct AAMVAGenerator {
             let day = date(years)
             func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
             elements.append((id, yearFirst ? "\(day.year)\(two(day.month))\(two(day.day))" : "\(two(day.month))\(two(day.day))\(day.year)"))
-            truth[field] = "\(day.year)-\(two(day.month))-\(two(day.day))"
+            truth[field] = Self.iso(day.year, day.month, day.day)
         }
         let sex = version <= 1 ? pick(["M", "F", "1", "2"]) : pick(["1", "2", "9"])
         elements.append(("DBC", sex))

@@ -22,7 +22,7 @@ import Testing
         ("@\n\u{1E}\rANSI 636000100101ZV00310008ZVZVA1\r", "no DL or ID subfile (subfiles: ZV)"),
     ])
     func brokenStructureIsNamed(text: String, message: String) {
-        #expect(failure(Array(text.utf8)) == message)
+        #expect(aamvaFailure(Array(text.utf8)) == message)
     }
 
     @Test(arguments: [
@@ -35,13 +35,13 @@ import Testing
     func aValueTheStandardDoesNotAllowFailsTheRead(id: String, value: String, message: String) {
         var file = AAMVABuilder.version8()
         file.subfiles[0].elements = file.subfiles[0].elements.map { $0.0 == id ? (id, value) : $0 }
-        #expect(failure(file.bytes()) == message)
+        #expect(aamvaFailure(file.bytes()) == message)
     }
 
     @Test func missingMandatoryElementsAreListedAndTheirFieldsLeftOut() throws {
         var file = AAMVABuilder.version8()
         file.subfiles[0].elements.removeAll { ["DAQ", "DBB", "DDF"].contains($0.0) }
-        let read = try #require(document(file.text()))
+        let read = try #require(aamvaDocument(file.text()))
         #expect(read.problems == ["missing mandatory DAQ", "missing mandatory DBB", "missing mandatory DDF"])
         let names = Set(read.fields.map(\.name))
         for absent in ["customer_id", "birth_date", "age", "age_over_18", "age_over_21", "given_name_truncated"] {
@@ -53,12 +53,12 @@ import Testing
     @Test func eightZerosIsNoDate() throws {
         var file = AAMVABuilder.version8()
         file.subfiles[0].elements = file.subfiles[0].elements.map { $0.0 == "DBD" ? ("DBD", "00000000") : $0 }
-        let read = try #require(document(file.text()))
+        let read = try #require(aamvaDocument(file.text()))
         #expect(read.issueDate == nil && read.problems.isEmpty)
     }
 
     @Test func aBirthDateAfterTodayGivesNoAge() throws {
-        let read = try #require(document(AAMVABuilder.version8(birth: "01012030").text()))
+        let read = try #require(aamvaDocument(AAMVABuilder.version8(birth: "01012030").text()))
         #expect(read.age == nil && read.isAtLeast(18) == nil)
         #expect(read.problems == ["DBB: birth date 2030-01-01 is after today (2026-11-25)"])
     }
@@ -71,7 +71,7 @@ import Testing
                 ("DL", AAMVABuilder.version8().subfiles[0].elements),
                 ("ZV", [("ZVA", "01"), ("ZVB", "SAMPLE")]),
             ])
-        let read = try AAMVA.parse(file.bytes(offsetError: error), today: today).get()
+        let read = try AAMVA.parse(file.bytes(offsetError: error), today: aamvaToday).get()
         #expect(read.customerID == "X00012345")
         #expect(read.jurisdictionElements == ["ZVA": "01", "ZVB": "SAMPLE"])
     }
@@ -80,7 +80,7 @@ import Testing
         let text = AAMVABuilder(version: 8, [("DL", AAMVABuilder.version8().subfiles[0].elements)]).text()
         for offset in ["0000", "abac"] {
             let broken = text.replacingFirst("DL0031", with: "DL" + offset)
-            let read = try AAMVA.parse(Array(broken.utf8), today: today).get()
+            let read = try AAMVA.parse(Array(broken.utf8), today: aamvaToday).get()
             #expect(read.customerID == "X00012345")
         }
     }
@@ -89,7 +89,7 @@ import Testing
         // A keyboard wedge's Enter: CR LF in the header, LF CR at the end of each subfile.
         let text = AAMVABuilder(version: 8, [("DL", AAMVABuilder.version8().subfiles[0].elements)]).text()
         let mangled = text.replacingFirst("@\n\u{1E}\r", with: "@\r\n\u{1E}\r").replacingFirst("\r", with: "\n\r", from: 30)
-        let read = try AAMVA.parse(Array(mangled.utf8), today: today).get()
+        let read = try AAMVA.parse(Array(mangled.utf8), today: aamvaToday).get()
         #expect(read.customerID == "X00012345" && read.problems.isEmpty)
     }
 
@@ -101,23 +101,23 @@ import Testing
                 ("ID", AAMVABuilder.version8().subfiles[0].elements),
                 ("ZB", [("ZBA", "SECOND"), ("ZAA", "REPEATED")]),
             ])
-        let read = try #require(document(file.text()))
+        let read = try #require(aamvaDocument(file.text()))
         #expect(read.kind == .identificationCard && read.issuer?.code == "AZ")
         #expect(read.jurisdictionElements == ["ZAA": "FIRST", "ZBA": "SECOND"])
     }
 
     @Test func everyPrefixOfADocumentFailsWithoutCrashing() {
-        for example in [standardExample2020, standardExample2025, AAMVABuilder.version8().text()] {
+        for example in [aamvaStandardExample2020, aamvaStandardExample2025, AAMVABuilder.version8().text()] {
             let bytes = Array(example.utf8)
             for length in 0..<bytes.count {
-                #expect(failure(Array(bytes.prefix(length))) != nil, "\(length) of \(bytes.count) bytes")
+                #expect(aamvaFailure(Array(bytes.prefix(length))) != nil, "\(length) of \(bytes.count) bytes")
             }
         }
     }
 
     @Test func mutatedDocumentsNeverCrash() {
         var random = SeededGenerator(seed: 35)
-        let original = Array(standardExample2020.utf8)
+        let original = Array(aamvaStandardExample2020.utf8)
         // Bytes that steer the parser: digits, separators, IDs' letters, and the high half.
         let interesting: [UInt8] = Array("0123456789@ANSIDLZ\n\r\u{1E}".utf8) + [0x00, 0x7F, 0xFF]
         var outcomes = (documents: 0, failures: 0)
@@ -131,7 +131,7 @@ import Testing
                 default: bytes.insert(UInt8(truncatingIfNeeded: random.next()), at: index)
                 }
             }
-            switch AAMVA.parse(bytes, today: today) {
+            switch AAMVA.parse(bytes, today: aamvaToday) {
             case .success: outcomes.documents += 1
             case .failure(let error): outcomes.failures += error.message.isEmpty ? 0 : 1
             }
@@ -142,7 +142,7 @@ import Testing
 
     @Test func hugeNumbersInTheHeaderDoNotOverflow() {
         let text = "@\n\u{1E}\rANSI 999999999999DL99999999DLDAQ1\r"
-        #expect(failure(Array(text.utf8)) == "subfile directory: entry 2 of 99 ends past the data (38 bytes)")
+        #expect(aamvaFailure(Array(text.utf8)) == "subfile directory: entry 2 of 99 ends past the data (38 bytes)")
     }
 }
 

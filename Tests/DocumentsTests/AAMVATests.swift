@@ -2,13 +2,13 @@ import Documents
 import Testing
 
 /// The day the tests read documents on, as the scanner would pass its local date.
-let today = CalendarDate(year: 2026, month: 11, day: 25)!
+let aamvaToday = CalendarDate(year: 2026, month: 11, day: 25)
 
 /// Reads `text` and returns the document, or records the failure.
-func document(_ text: String, thresholds: [Int] = [18, 21], sourceLocation: SourceLocation = #_sourceLocation)
+func aamvaDocument(_ text: String, thresholds: [Int] = [18, 21], sourceLocation: SourceLocation = #_sourceLocation)
     -> IDDocument?
 {
-    switch AAMVA.parse(Array(text.utf8), today: today, ageThresholds: thresholds) {
+    switch AAMVA.parse(Array(text.utf8), today: aamvaToday, ageThresholds: thresholds) {
     case .success(let document): return document
     case .failure(let error):
         Issue.record("\(error)", sourceLocation: sourceLocation)
@@ -17,20 +17,20 @@ func document(_ text: String, thresholds: [Int] = [18, 21], sourceLocation: Sour
 }
 
 /// The message a read of `bytes` fails with, or nil if it succeeds.
-func failure(_ bytes: [UInt8]) -> String? {
-    if case .failure(let error) = AAMVA.parse(bytes, today: today) { return error.message }
+func aamvaFailure(_ bytes: [UInt8]) -> String? {
+    if case .failure(let error) = AAMVA.parse(bytes, today: aamvaToday) { return error.message }
     return nil
 }
 
 /// The 2020 standard's example (Annex D, D.12.7): version 10, a DL subfile and Virginia's ZV.
-let standardExample2020 =
+let aamvaStandardExample2020 =
     "@\n\u{1E}\rANSI 636000100102DL00410278ZV03190008DLDAQT64235789\nDCSSAMPLE\nDDEN\nDACMICHAEL\nDDFN\n"
     + "DADJOHN\nDDGN\nDCUJR\nDCAD\nDCBK\nDCDPH\nDBD06062019\nDBB06061986\nDBA12102024\nDBC1\nDAU068 in\n"
     + "DAYBRO\nDAG2300 WEST BROAD STREET\nDAIRICHMOND\nDAJVA\nDAK232690000  \nDCF2424244747474786102204\n"
     + "DCGUSA\nDCK123456789\nDDAF\nDDB06062018\nDDC06062020\nDDD1\rZVZVA01\r"
 
 /// The 2025 standard's example: version 11, a holder under 21, and DDJ (under 21 until).
-let standardExample2025 =
+let aamvaStandardExample2025 =
     "@\n\u{1E}\rANSI 636000110002DL00410277ZV03180008DLDAQT64235789\nDCSSAMPLE\nDDEN\nDACMICHAEL\nDDFN\n"
     + "DADJOHN\nDDGN\nDCUJR\nDCAD\nDCBK\nDCDPH\nDBD06062022\nDBB06062006\nDBA06062027\nDBC1\nDAU068 in\n"
     + "DAYBRO\nDAG2300 WEST BROAD STREET\nDAIRICHMOND\nDAJVA\nDAK232690000 \nDCF2424244747474786102204\n"
@@ -38,7 +38,7 @@ let standardExample2025 =
 
 @Suite struct AAMVATests {
     @Test func theStandardsExampleGivesEveryField() throws {
-        let read = try #require(document(standardExample2020))
+        let read = try #require(aamvaDocument(aamvaStandardExample2020))
         #expect(
             read.fields == [
                 DocumentField("document_type", .text("DL")),
@@ -75,10 +75,10 @@ let standardExample2025 =
     }
 
     @Test func theCurrentStandardsExampleIsUnder21() throws {
-        let read = try #require(document(standardExample2025, thresholds: [18, 21, 25]))
+        let read = try #require(aamvaDocument(aamvaStandardExample2025, thresholds: [18, 21, 25]))
         #expect(read.aamvaVersion == AAMVA.currentVersion)
         #expect(read.jurisdictionVersion == 0)
-        #expect(read.birthDate?.description == "2006-06-06")
+        #expect(read.birthDate == CalendarDate(year: 2006, month: 6, day: 6))
         #expect(read.age == 20)
         #expect(read.isAtLeast(18) == true && read.isAtLeast(21) == false)
         #expect(read.fields.filter { $0.name.hasPrefix("age_over_") }.map(\.name) == ["age_over_18", "age_over_21", "age_over_25"])
@@ -87,7 +87,7 @@ let standardExample2025 =
     }
 
     @Test func looksLikeDocumentWantsTheHeader() {
-        #expect(AAMVA.looksLikeDocument(Array(standardExample2020.utf8)))
+        #expect(AAMVA.looksLikeDocument(Array(aamvaStandardExample2020.utf8)))
         #expect(AAMVA.looksLikeDocument(Array("@\n\u{1E}\rAAMVA6360000101DL".utf8)))
         // A keyboard wedge's CR LF for LF still looks like one.
         #expect(AAMVA.looksLikeDocument(Array("@\r\n\u{1E}\rANSI 6360".utf8)))
@@ -109,12 +109,12 @@ let standardExample2025 =
                     ]
                 )
             ])
-        let read = try #require(document(file.text()))
+        let read = try #require(aamvaDocument(file.text()))
         #expect(read.jurisdictionVersion == nil)
         #expect(read.issuer?.name == "South Carolina")
         #expect(read.familyName == "TESTER" && read.givenName == "MARY" && read.middleName == "ANN")
         #expect(read.suffix == nil)
-        #expect(read.birthDate?.description == "1972-02-12" && read.expiryDate?.description == "2029-02-12")
+        #expect(read.birthDate == CalendarDate(year: 1972, month: 2, day: 12) && read.expiryDate == CalendarDate(year: 2029, month: 2, day: 12))
         #expect(read.sex == .female)
         #expect(read.postalCode == "29575-4321")
         #expect(read.problems.isEmpty, "\(read.problems)")
@@ -134,16 +134,32 @@ let standardExample2025 =
                     ]
                 )
             ])
-        let read = try #require(document(file.text()))
+        let read = try #require(aamvaDocument(file.text()))
         #expect(read.kind == .identificationCard)
         #expect(read.givenName == "JANE" && read.middleName == "QUINN,RAE")
-        #expect(read.birthDate?.description == "1990-01-31")
+        #expect(read.birthDate == CalendarDate(year: 1990, month: 1, day: 31))
         #expect(read.postalCode == "93650")
         #expect(read.problems.isEmpty, "\(read.problems)")
     }
 
+    @Test func theOlderFileTypeVersion0AndLaterVersionsStillRead() throws {
+        // Cards from before the 2000 standard wrote AAMVA for the file type and version 0, with
+        // version 1's header (no jurisdiction version).
+        var file = AAMVABuilder.version8(birth: "19900704")
+        file.fileType = "AAMVA"
+        file.version = 0
+        var read = try #require(aamvaDocument(file.text()))
+        #expect(read.aamvaVersion == 0 && read.jurisdictionVersion == nil)
+        #expect(read.birthDate == CalendarDate(year: 1990, month: 7, day: 4))
+        // A version after the current one is read as the current one.
+        file = AAMVABuilder.version8()
+        file.version = AAMVA.currentVersion + 1
+        read = try #require(aamvaDocument(file.text()))
+        #expect(read.aamvaVersion == 12 && read.customerID == "X00012345" && read.problems.isEmpty)
+    }
+
     @Test func version8ReadsLikeTheCurrentOne() throws {
-        let read = try #require(document(AAMVABuilder.version8(birth: "02292008").text()))
+        let read = try #require(aamvaDocument(AAMVABuilder.version8(birth: "02292008").text()))
         #expect(read.aamvaVersion == 8)
         #expect(read.familyName == "MODEL" && read.givenName == "AVERY" && read.middleName == nil)
         #expect(read.familyNameTruncated == true && read.givenNameTruncated == false && read.middleNameTruncated == nil)
@@ -154,7 +170,7 @@ let standardExample2025 =
 
     @Test(arguments: [("02282008", 18), ("11252008", 18), ("11262008", 17), ("11251986", 40)])
     func ageCountsWholeYears(birth: String, age: Int) throws {
-        let read = try #require(document(AAMVABuilder.version8(birth: birth).text()))
+        let read = try #require(aamvaDocument(AAMVABuilder.version8(birth: birth).text()))
         #expect(read.age == age)
         #expect(read.isAtLeast(18) == (age >= 18))
     }
@@ -162,46 +178,46 @@ let standardExample2025 =
     @Test func aLeapDayBirthdayComesOnMarchFirst() throws {
         let bytes = AAMVABuilder.version8(birth: "02292008").bytes()
         for (day, age) in [((2, 28), 17), ((3, 1), 18)] {
-            let date = try #require(CalendarDate(year: 2026, month: day.0, day: day.1))
+            let date = CalendarDate(year: 2026, month: day.0, day: day.1)
             #expect(try AAMVA.parse(bytes, today: date).get().age == age, "\(date)")
         }
     }
 
     @Test(arguments: [("11242026", true), ("11252026", false), ("01012030", false)])
     func aDocumentIsValidThroughItsExpiryDay(expiry: String, expired: Bool) throws {
-        let read = try #require(document(AAMVABuilder.version8(expiry: expiry).text()))
+        let read = try #require(aamvaDocument(AAMVABuilder.version8(expiry: expiry).text()))
         #expect(read.expired == expired)
     }
 
     @Test func canadaWritesDatesYearFirst() throws {
         // Ontario's IIN, and DCG CAN: both say Canada.
         var file = AAMVABuilder.version8(iin: "636012", birth: "19900131", expiry: "20301231", country: "CAN")
-        var read = try #require(document(file.text()))
-        #expect(read.birthDate?.description == "1990-01-31" && read.expiryDate?.description == "2030-12-31")
+        var read = try #require(aamvaDocument(file.text()))
+        #expect(read.birthDate == CalendarDate(year: 1990, month: 1, day: 31) && read.expiryDate == CalendarDate(year: 2030, month: 12, day: 31))
         #expect(read.issuer?.country == "CAN")
         // Without DCG the issuer decides: Ontario.
         file.subfiles[0].elements.removeAll { $0.0 == "DCG" }
-        read = try #require(document(file.text()))
-        #expect(read.birthDate?.description == "1990-01-31")
+        read = try #require(aamvaDocument(file.text()))
+        #expect(read.birthDate == CalendarDate(year: 1990, month: 1, day: 31))
         #expect(read.problems == ["missing mandatory DCG"])
         // DCG wins over the IIN: a U.S. order from an unknown issuer.
         file = AAMVABuilder.version8(iin: "999999", birth: "01311990", country: "USA")
-        read = try #require(document(file.text()))
-        #expect(read.birthDate?.description == "1990-01-31")
+        read = try #require(aamvaDocument(file.text()))
+        #expect(read.birthDate == CalendarDate(year: 1990, month: 1, day: 31))
         #expect(read.issuer == nil && read.problems == ["IIN 999999 is not in AAMVA's table"])
     }
 
     @Test func aDateInTheOtherOrderIsStillRead() throws {
         // Wyoming's 2009 cards wrote CCYYMMDD though they are U.S. documents.
-        let read = try #require(document(AAMVABuilder.version8(birth: "19900131").text()))
-        #expect(read.birthDate?.description == "1990-01-31")
+        let read = try #require(aamvaDocument(AAMVABuilder.version8(birth: "19900131").text()))
+        #expect(read.birthDate == CalendarDate(year: 1990, month: 1, day: 31))
     }
 
     @Test(arguments: [
         ("M4A 1B2", "M4A 1B2"), ("m4a1b2", "M4A 1B2"), ("M4A1B2    ", "M4A 1B2"),
     ])
     func canadianPostalCodes(raw: String, expected: String) throws {
-        let read = try #require(document(AAMVABuilder.version8(iin: "636012", postal: raw, country: "CAN").text()))
+        let read = try #require(aamvaDocument(AAMVABuilder.version8(iin: "636012", postal: raw, country: "CAN").text()))
         #expect(read.postalCode == expected)
     }
 
@@ -210,7 +226,7 @@ let standardExample2025 =
         ("23269", "23269"), ("232690000  ", "23269"), ("2326", "2326"),
     ])
     func usPostalCodes(raw: String, expected: String) throws {
-        let read = try #require(document(AAMVABuilder.version8(postal: raw).text()))
+        let read = try #require(aamvaDocument(AAMVABuilder.version8(postal: raw).text()))
         #expect(read.postalCode == expected)
     }
 }
