@@ -59,7 +59,8 @@ public enum AAMVA {
         document.jurisdictionVersion = file.jurisdictionVersion
         document.issuer = Int(file.iin).flatMap(AAMVAIssuer.withIIN)
         if document.issuer == nil { document.problems.append("IIN \(file.iin) is not in AAMVA's table") }
-        // The first of a repeated element counts: later ones are more often a misplaced copy.
+        // The standard allows each element once; of a repeated one the first counts, so a later copy
+        // cannot replace what a check may already have read.
         for element in main.elements where document.elements[element.id] == nil {
             document.elements[element.id] = element.value
         }

@@ -86,6 +86,16 @@ let aamvaStandardExample2025 =
         #expect(read.elements["DDJ"] == "06062027")
     }
 
+    @Test func ageThresholdsKeepTheCallersOrderOnceEach() throws {
+        let read = try #require(aamvaDocument(aamvaStandardExample2025, thresholds: [21, 18, 21, -1, 500, 19]))
+        let checks = read.fields.filter { $0.name.hasPrefix("age_over_") }
+        #expect(
+            checks == [
+                DocumentField("age_over_21", .flag(false)), DocumentField("age_over_18", .flag(true)),
+                DocumentField("age_over_19", .flag(true)),
+            ])
+    }
+
     @Test func looksLikeDocumentWantsTheHeader() {
         #expect(AAMVA.looksLikeDocument(Array(aamvaStandardExample2020.utf8)))
         #expect(AAMVA.looksLikeDocument(Array("@\n\u{1E}\rAAMVA6360000101DL".utf8)))
