@@ -105,9 +105,9 @@ public enum AAMVA {
         document.sex = try sex(elements)
 
         if let birth = document.birthDate {
-            if AAMVACalendar.isBefore(today, birth) {
+            if today < birth {
                 document.problems.append(
-                    "DBB: birth date \(AAMVACalendar.iso(birth)) is after today (\(AAMVACalendar.iso(today)))")
+                    "DBB: birth date \(birth.iso) is after today (\(today.iso))")
             } else {
                 document.age = AAMVACalendar.years(from: birth, to: today)
             }
@@ -115,7 +115,7 @@ public enum AAMVA {
         var seen = Set<Int>()
         // Ages people have; an age_over_-1 or age_over_100000 field would only confuse a template.
         document.ageThresholds = ageThresholds.filter { (0...150).contains($0) && seen.insert($0).inserted }
-        document.expired = document.expiryDate.map { AAMVACalendar.isBefore($0, today) }
+        document.expired = document.expiryDate.map { $0 < today }
         return document
     }
 

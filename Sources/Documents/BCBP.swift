@@ -155,7 +155,7 @@ private struct PassReader {
         guard let date = DayOfYear.nextDate(day, onOrAfter: today) else {
             throw BCBPError(
                 .invalid, field: "date of flight, leg \(leg)", offset: offset,
-                detail: "day \(day) falls in no year between \(DayOfYear.iso(today)) and a year later")
+                detail: "day \(day) falls in no year between \(today.iso) and a year later")
         }
         return (day, date)
     }

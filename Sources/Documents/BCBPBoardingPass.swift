@@ -86,7 +86,7 @@ extension BoardingPass.Leg {
     public var fields: [DocumentField] {
         let texts: [(String, String?)] = [
             ("pnr", pnr), ("from", from), ("to", to), ("carrier", carrier), ("flight_number", flightNumber),
-            ("flight_date", flightDate.map(DayOfYear.iso)), ("compartment", compartment), ("seat", seat),
+            ("flight_date", flightDate.map(\.iso)), ("compartment", compartment), ("seat", seat),
             ("check_in_sequence", checkInSequence), ("passenger_status", passengerStatus), ("conditional", conditional),
             ("airline_private", airlinePrivate),
         ]
