@@ -101,7 +101,10 @@ public final class Spool: Sendable {
         if dropped > 0 {
             logger.warning("spool \(directory) holds more than spool_size (\(limit) bytes): \(dropped) oldest reads dropped")
         }
-        let entries = Array(newestFirst.reversed())
+        var entries = Array(newestFirst.reversed())
+        if let last = entries.last, last.id >= Self.renumberFrom {
+            entries = Self.renumber(entries, in: folder, logger: logger)
+        }
         var counts = Counts()
         counts.queued = entries.count
         counts.bytes = bytes
@@ -116,6 +119,31 @@ public final class Spool: Sendable {
         /// Ours and of no use: a temporary file left by a crash (removed), the quarantine itself.
         case skip
         case bad(SpoolProblem)
+    }
+
+    /// Past this id the ids left before the end of `idRange` are fewer than those used: the waiting
+    /// reads are renumbered from 1 at start. The bridge's own count never gets this far (2^61
+    /// reads); an entry planted or damaged with a high id does, and counting on from it would name
+    /// new reads out of range, which the next start would quarantine instead of sending.
+    static let renumberFrom: UInt64 = 1 << 61
+
+    /// `entries` (in order) renamed to the ids 1, 2, 3...: each new name is below every old one
+    /// not yet renamed, so no rename replaces a waiting read, and a crash midway leaves the order
+    /// as it was. A rename that fails leaves the rest under their ids.
+    private static func renumber(_ entries: [Entry], in folder: SpoolDirectory, logger: Logger) -> [Entry] {
+        var renamed: [Entry] = []
+        for (index, entry) in entries.enumerated() {
+            let id = UInt64(index + 1)
+            if id != entry.id {
+                if case .failure(let error) = folder.rename(fileName(entry.id), to: fileName(id)) {
+                    logger.error("spool \(folder.path): cannot renumber its reads (\(error.description)); the rest keep their ids")
+                    return renamed + entries[index...]
+                }
+            }
+            renamed.append(Entry(id: id, payload: entry.payload))
+        }
+        logger.notice("spool \(folder.path): ids reached \(entries.last?.id ?? 0); the \(entries.count) waiting reads renumbered from 1")
+        return renamed
     }
 
     /// What the name in the spool is.
@@ -204,7 +232,14 @@ public final class Spool: Sendable {
             return (entry, dropped)
         }
         var failure: Errno?
-        do throws(Errno) { try folder.write(entry.payload, name: Self.fileName(entry.id)) } catch { failure = error }
+        do throws(Errno) {
+            // Only when renumbering failed (`renumberFrom`): a name out of range would be quarantined
+            // by the next start, so the read waits in memory instead.
+            guard Self.idRange.contains(entry.id) else { throw Errno.overflow }
+            try folder.write(entry.payload, name: Self.fileName(entry.id))
+        } catch {
+            failure = error
+        }
         for old in dropped { folder.remove(Array(Self.fileName(old.id).utf8)) }
         // Logged when writing starts failing and when it works again, not for every read.
         let changed = state.withLock { state -> Bool in
