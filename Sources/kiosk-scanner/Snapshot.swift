@@ -48,10 +48,12 @@ struct Snapshot: ParsableCommand {
                 throw ExitCode(1)
             }
             let viewport = frame.viewport
+            // A code's text is anything its printer put there: on a terminal, escaped as `scan` does.
             print(
-                "\(out): frame \(frame.sequence), \(frame.width)x\(frame.height), viewport \(viewport.x),\(viewport.y) \(viewport.width)x\(viewport.height), \(codes.count) code\(codes.count == 1 ? "" : "s") in view"
-            )
-            for code in codes { print("  \(code.label)") }
+                Scan.forTerminal(
+                    "\(out): frame \(frame.sequence), \(frame.width)x\(frame.height), viewport \(viewport.x),\(viewport.y) \(viewport.width)x\(viewport.height), \(codes.count) code\(codes.count == 1 ? "" : "s") in view",
+                    json: false))
+            for code in codes { print(Scan.forTerminal("  \(code.label)", json: false)) }
             return
         }
         Scan.fail("\(socket) closed without a snapshot reply")
