@@ -20,10 +20,7 @@ extension Bridge {
             return refuse(payload, "control characters in a command line")
         }
         let name = String(text.prefix { $0 != " " }).lowercased()
-        guard settings.commands.contains(name) else {
-            let allowed = settings.commands.isEmpty ? "none are (mqtt.commands)" : "allowed: \(settings.commands.sorted().joined(separator: ", "))"
-            return refuse(payload, "'\(String(name.prefix(32)))' is not allowed over MQTT; \(allowed)")
-        }
+        guard settings.commands.contains(name) else { return refuse(payload, Self.notAllowed(name, allowed: settings.commands)) }
         if case .failure(let error) = Command.parse(text) { return refuse(payload, error.message) }
         switch link.submit(command: text) {
         case nil:
@@ -42,6 +39,14 @@ extension Bridge {
             let refused = busyRefusals.exchange(0, ordering: .relaxed)
             if refused > 0 { logger.notice("\(refused) commands from the broker were refused as busy") }
         }
+    }
+
+    /// Why the command `name` is refused: `allowed` does not name it. The name is escaped
+    /// (`LogText`), since the reason goes into the log line: past C0 and DEL, which a command line
+    /// may not hold, it can carry C1 (U+009B is CSI to a terminal) or a line separator.
+    static func notAllowed(_ name: String, allowed: Set<String>) -> String {
+        let list = allowed.isEmpty ? "none are (mqtt.commands)" : "allowed: \(allowed.sorted().joined(separator: ", "))"
+        return "'\(LogText.escaped(name, limit: 32))' is not allowed over MQTT; \(list)"
     }
 
     /// Refuses a command: a reply echoing it (bounded), and one escaped log line.

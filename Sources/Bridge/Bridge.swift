@@ -66,8 +66,11 @@ public final class Bridge: Sendable {
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
         }
         wake = (ends[0], ends[1])
+        // Named at start even when empty: without spool_dir, where it is depends on how the bridge
+        // was started.
         let waiting = spool.counts.queued
-        if waiting > 0 { logger.info("\(waiting) reads from an earlier run wait in the spool \(settings.spoolDirectory)") }
+        logger.info(
+            "\(waiting > 0 ? "\(waiting) reads from an earlier run wait" : "no reads from an earlier run") in the spool \(settings.spoolDirectory)")
     }
 
     var topics: Topics { Topics(base: settings.base) }

@@ -57,7 +57,7 @@ public struct MQTTSettings: Sendable {
         deviceID = mqtt.deviceID ?? Self.machineID() ?? Self.hostName()
         commands = mqtt.commands
         homeAssistant = mqtt.homeAssistant
-        spoolDirectory = mqtt.spoolDirectory
+        spoolDirectory = Self.spoolDirectory(configured: mqtt.spoolDirectory, environment: ProcessInfo.processInfo.environment, userID: geteuid())
         spoolBytes = mqtt.spoolBytes
         metricsTextfile = mqtt.metricsTextfile
         socketPath = config.socket.path
@@ -65,6 +65,22 @@ public struct MQTTSettings: Sendable {
         guard config.socket.format == .json else {
             throw BridgeError("\(file): socket.format is plain; the bridge reads the daemon's JSON events (set socket.format: json)")
         }
+    }
+
+    /// Where the spool goes: `configured`, unless it is the default (no `spool_dir` in the config),
+    /// which is chosen where a Linux program keeps its state. Under systemd, in the unit's
+    /// `StateDirectory=` (`$STATE_DIRECTORY`); run by hand as root, in /var/lib/kiosk-scanner; run by
+    /// hand as another user, who cannot create that, in the user's own state directory
+    /// (`$XDG_STATE_HOME`, else ~/.local/state, as the XDG Base Directory spec says). The config
+    /// keeps no mark of a key left out, so a `spool_dir` naming the default itself counts as unset.
+    static func spoolDirectory(configured: String, environment: [String: String], userID: uid_t) -> String {
+        guard configured == MQTTConfig().spoolDirectory else { return configured }
+        // systemd separates several state directories with colons; the XDG spec ignores a relative path.
+        if let state = environment["STATE_DIRECTORY"]?.split(separator: ":").first, state.hasPrefix("/") { return "\(state)/mqtt-spool" }
+        if userID == 0 { return configured }
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return "\(state)/kiosk-scanner/mqtt-spool" }
+        if let home = environment["HOME"], home.hasPrefix("/") { return "\(home)/.local/state/kiosk-scanner/mqtt-spool" }
+        return configured
     }
 
     /// /etc/machine-id, the systemd machine id: stable across reboots and unique per installation.

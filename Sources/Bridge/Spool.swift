@@ -4,8 +4,9 @@ import Synchronization
 import SystemPackage
 
 /// Reads waiting for the broker: one file per read in a directory, named by its place in line, so
-/// that they survive a restart of the bridge and go out in the order they came. Bounded in bytes:
-/// past the limit the oldest are dropped and counted. A read leaves once the broker has it.
+/// that they survive a restart of the bridge and go out in the order they came. Bounded in bytes,
+/// at start as when a read comes: past the limit the oldest are dropped and counted. A read leaves
+/// once the broker has it.
 ///
 /// An entry, `NNNNNNNNNNNNNNNNNNNN.scan` (20 digits), holds the scan event as published and nothing
 /// else: the topic comes from the config, never from the spool. What is found there at start is
@@ -50,42 +51,102 @@ public final class Spool: Sendable {
     private let state: Mutex<(entries: [Entry], nextID: UInt64, counts: Counts, writeFailing: Bool)>
 
     /// Opens the spool in `directory` (made with its parents if missing, and refused when another
-    /// user owns it or others may write it) and takes over the reads a previous run left;
-    /// `scanTopic` is the only topic an entry of the older format may name.
+    /// user owns it or others may write it) and takes over the reads a previous run left, at most
+    /// `limit` bytes of them, the newest; `scanTopic` is the only topic an entry of the older format
+    /// may name.
     public init(directory: String, limit: Int, scanTopic: String, logger: Logger = Logger(label: "kiosk-scanner-mqtt")) throws(BridgeError) {
         self.directory = directory
         self.limit = limit
         self.logger = logger
         folder = try SpoolDirectory(path: directory)
-        var entries: [Entry] = []
+        var newestFirst: [Entry] = []
+        var bytes = 0
         var ids: Set<UInt64> = []
         var quarantined = 0
-        for name in try folder.names().sorted(by: { $0.lexicographicallyPrecedes($1) }) {
+        var dropped = 0
+        // Newest first, so that past the bound the older entries are removed without being kept: a
+        // spool larger than `limit` (planted, or left under a larger spool_size) never costs more
+        // memory than the bound, as `append` keeps it.
+        for name in try folder.names().sorted(by: { $0.lexicographicallyPrecedes($1) }).reversed() {
             switch Self.recover(name, from: folder, scanTopic: scanTopic) {
-            // An old entry rewritten by a run that stopped before removing it: one copy is enough.
-            case .entry(let entry): if ids.insert(entry.id).inserted { entries.append(entry) }
+            case .entry(let entry, let legacy):
+                // An old entry beside the copy a run rewrote before it stopped: one copy is enough.
+                guard ids.insert(entry.id).inserted else {
+                    if legacy { folder.remove(name) }
+                    continue
+                }
+                if dropped > 0 || (bytes + entry.size > limit && !newestFirst.isEmpty) {
+                    dropped += 1
+                    folder.remove(name)
+                    continue
+                }
+                // Rewritten first, then the old file removed: a crash in between leaves both, which
+                // the next start takes as one entry.
+                if legacy {
+                    guard (try? folder.write(entry.payload, name: Self.fileName(entry.id))) != nil else {
+                        quarantined += 1
+                        Self.setAside(name, SpoolProblem("cannot be rewritten"), in: folder, serial: quarantined, logger: logger)
+                        continue
+                    }
+                    folder.remove(name)
+                }
+                newestFirst.append(entry)
+                bytes += entry.size
             case .skip: continue
             case .bad(let problem):
                 quarantined += 1
                 Self.setAside(name, problem, in: folder, serial: quarantined, logger: logger)
             }
         }
-        entries.sort { $0.id < $1.id }
+        if dropped > 0 {
+            logger.warning("spool \(directory) holds more than spool_size (\(limit) bytes): \(dropped) oldest reads dropped")
+        }
+        var entries = Array(newestFirst.reversed())
+        if let last = entries.last, last.id >= Self.renumberFrom {
+            entries = Self.renumber(entries, in: folder, logger: logger)
+        }
         var counts = Counts()
         counts.queued = entries.count
-        counts.bytes = entries.reduce(0) { $0 + $1.size }
+        counts.bytes = bytes
+        counts.dropped = dropped
         counts.quarantined = quarantined
         state = Mutex((entries, (entries.last?.id ?? 0) + 1, counts, false))
     }
 
     enum Found {
-        case entry(Entry)
+        /// A read, and whether it is of the older format (its file is then still to be rewritten).
+        case entry(Entry, legacy: Bool)
         /// Ours and of no use: a temporary file left by a crash (removed), the quarantine itself.
         case skip
         case bad(SpoolProblem)
     }
 
-    /// What the name in the spool is; an old-format entry is rewritten in the new one.
+    /// Past this id the ids left before the end of `idRange` are fewer than those used: the waiting
+    /// reads are renumbered from 1 at start. The bridge's own count never gets this far (2^61
+    /// reads); an entry planted or damaged with a high id does, and counting on from it would name
+    /// new reads out of range, which the next start would quarantine instead of sending.
+    static let renumberFrom: UInt64 = 1 << 61
+
+    /// `entries` (in order) renamed to the ids 1, 2, 3...: each new name is below every old one
+    /// not yet renamed, so no rename replaces a waiting read, and a crash midway leaves the order
+    /// as it was. A rename that fails leaves the rest under their ids.
+    private static func renumber(_ entries: [Entry], in folder: SpoolDirectory, logger: Logger) -> [Entry] {
+        var renamed: [Entry] = []
+        for (index, entry) in entries.enumerated() {
+            let id = UInt64(index + 1)
+            if id != entry.id {
+                if case .failure(let error) = folder.rename(fileName(entry.id), to: fileName(id)) {
+                    logger.error("spool \(folder.path): cannot renumber its reads (\(error.description)); the rest keep their ids")
+                    return renamed + entries[index...]
+                }
+            }
+            renamed.append(Entry(id: id, payload: entry.payload))
+        }
+        logger.notice("spool \(folder.path): ids reached \(entries.last?.id ?? 0); the \(entries.count) waiting reads renumbered from 1")
+        return renamed
+    }
+
+    /// What the name in the spool is.
     private static func recover(_ name: [UInt8], from folder: SpoolDirectory, scanTopic: String) -> Found {
         let text = String(decoding: name, as: UTF8.self)
         if text == SpoolDirectory.quarantineName, case .failure(let problem) = folder.kind(of: name), problem.reason == "a directory" {
@@ -116,14 +177,7 @@ public final class Spool: Sendable {
             payload = bytes[(newline + 1)...]
         }
         if let problem = check(payload) { return .bad(problem) }
-        let entry = Entry(id: id, payload: Array(payload))
-        if legacy {
-            // Rewritten first, then the old file removed: a crash in between leaves both, which the
-            // next start takes as one entry.
-            guard (try? folder.write(entry.payload, name: fileName(id))) != nil else { return .bad(SpoolProblem("cannot be rewritten")) }
-            folder.remove(name)
-        }
-        return .entry(entry)
+        return .entry(Entry(id: id, payload: Array(payload)), legacy: legacy)
     }
 
     /// The id in an entry's name, if the name is exactly what `fileName` makes of it.
@@ -178,7 +232,14 @@ public final class Spool: Sendable {
             return (entry, dropped)
         }
         var failure: Errno?
-        do throws(Errno) { try folder.write(entry.payload, name: Self.fileName(entry.id)) } catch { failure = error }
+        do throws(Errno) {
+            // Only when renumbering failed (`renumberFrom`): a name out of range would be quarantined
+            // by the next start, so the read waits in memory instead.
+            guard Self.idRange.contains(entry.id) else { throw Errno.overflow }
+            try folder.write(entry.payload, name: Self.fileName(entry.id))
+        } catch {
+            failure = error
+        }
         for old in dropped { folder.remove(Array(Self.fileName(old.id).utf8)) }
         // Logged when writing starts failing and when it works again, not for every read.
         let changed = state.withLock { state -> Bool in

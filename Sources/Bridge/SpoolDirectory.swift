@@ -140,6 +140,11 @@ final class SpoolDirectory: Sendable {
         try AtomicFile.write(bytes, named: name, in: descriptor, permissions: [.ownerReadWrite], durable: false)
     }
 
+    /// Gives the entry `name` the name `newName`, replacing what has that name.
+    func rename(_ name: String, to newName: String) -> Result<Void, Errno> {
+        renameat(descriptor, name, descriptor, newName) == 0 ? .success(()) : .failure(Errno(rawValue: errno))
+    }
+
     func remove(_ name: [UInt8]) {
         _ = withName(name) { unlinkat(descriptor, $0, 0) }
     }

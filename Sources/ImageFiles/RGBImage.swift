@@ -37,21 +37,34 @@ public struct RGBImage: Sendable {
     }
 }
 
-/// Writes PNG files through libpng's simplified API.
+/// Encodes PNG files through libpng's simplified API, in memory: the caller puts the bytes where
+/// it chooses (`snapshot` through `AtomicFile`, so that a symlink planted at the name is never
+/// followed, as libpng's own `fopen` would).
 public enum PNGWriter {
-    /// Writes `image` to `path` as an 8-bit RGB PNG.
-    public static func write(_ image: RGBImage, to path: String) throws(ImageFileError) {
+    /// `image` as an 8-bit RGB PNG file; `path`, where it is meant to go, names it in an error.
+    public static func encode(_ image: RGBImage, for path: String) throws(ImageFileError) -> [UInt8] {
         var png = png_image()
         png.version = ks_png_image_version()
         png.width = UInt32(image.width)
         png.height = UInt32(image.height)
         png.format = UInt32(PNG_FORMAT_RGB)
-        let written = image.pixels.withUnsafeBytes { png_image_write_to_file(&png, path, 0, $0.baseAddress, Int32(image.width * 3), nil) }
+        let stride = Int32(image.width * 3)
+        var size = 0
         defer { png_image_free(&png) }
-        guard written != 0 else {
+        func failure() -> ImageFileError {
             let message = withUnsafeBytes(of: png.message) { String(decoding: $0.prefix(while: { $0 != 0 }), as: UTF8.self) }
-            throw ImageFileError(path: path, reason: "cannot write PNG: \(message)")
+            return ImageFileError(path: path, reason: "cannot encode PNG: \(message)")
         }
+        // The first pass only measures (libpng compresses twice), so that no buffer of the worst
+        // case, the uncompressed size, is needed.
+        let measured = image.pixels.withUnsafeBytes { png_image_write_to_memory(&png, nil, &size, 0, $0.baseAddress, stride, nil) }
+        guard measured != 0 else { throw failure() }
+        var bytes = [UInt8](repeating: 0, count: size)
+        let written = bytes.withUnsafeMutableBytes { out in
+            image.pixels.withUnsafeBytes { png_image_write_to_memory(&png, out.baseAddress, &size, 0, $0.baseAddress, stride, nil) }
+        }
+        guard written != 0 else { throw failure() }
+        return Array(bytes.prefix(size))
     }
 }
 

@@ -81,14 +81,16 @@ struct HIDPOSListen: ParsableCommand {
                 let report = Array(pending.prefix(HIDPOS.reportLength))
                 pending.removeFirst(HIDPOS.reportLength)
                 guard let code = assembler.add(report) else { continue }
-                writeLine("\(code.aim) \(shown(code.data))", to: STDOUT_FILENO)
+                // The AIM bytes and the data are the scanner's to choose: on a terminal, escaped as
+                // `listen` escapes reads.
+                writeLine(Scan.forTerminal("\(code.aim) \(shown(code.data))", json: false), to: STDOUT_FILENO)
                 codes += 1
                 if count > 0 && codes >= count { return }
             }
         }
     }
 
-    /// The data as text when it is printable UTF-8 (GS shown as <GS>), else as hex.
+    /// The data as text when it is UTF-8 without C0 but GS (shown as <GS>), else as hex.
     private func shown(_ data: [UInt8]) -> String {
         let hexText = data.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
         guard !hex, let text = String(validating: data, as: UTF8.self),

@@ -37,17 +37,23 @@ struct Snapshot: ParsableCommand {
             var image = RGBImage(width: frame.width, height: frame.height, grey: [UInt8](luma))
             let codes = frame.symbols.map { Overlay.Code(corners: $0.corners, label: "\($0.symbology) \($0.text ?? "(binary)")") }
             Overlay.draw(on: &image, viewport: frame.viewport, codes: codes)
+            // Written whole beside `out` and renamed over it: never through a symlink planted there.
             do {
-                try PNGWriter.write(image, to: out)
-            } catch {
+                try AtomicFile.write(try PNGWriter.encode(image, for: out), to: out)
+            } catch let error as ImageFileError {
                 Scan.fail("\(error)")
+                throw ExitCode(1)
+            } catch {
+                Scan.fail("cannot write \(out): \(error)")
                 throw ExitCode(1)
             }
             let viewport = frame.viewport
+            // A code's text is anything its printer put there: on a terminal, escaped as `scan` does.
             print(
-                "\(out): frame \(frame.sequence), \(frame.width)x\(frame.height), viewport \(viewport.x),\(viewport.y) \(viewport.width)x\(viewport.height), \(codes.count) code\(codes.count == 1 ? "" : "s") in view"
-            )
-            for code in codes { print("  \(code.label)") }
+                Scan.forTerminal(
+                    "\(out): frame \(frame.sequence), \(frame.width)x\(frame.height), viewport \(viewport.x),\(viewport.y) \(viewport.width)x\(viewport.height), \(codes.count) code\(codes.count == 1 ? "" : "s") in view",
+                    json: false))
+            for code in codes { print(Scan.forTerminal("  \(code.label)", json: false)) }
             return
         }
         Scan.fail("\(socket) closed without a snapshot reply")

@@ -8,7 +8,7 @@ import Testing
 #endif
 
 /// What the commands make of control characters: `layout` reports what the wedge types under each
-/// policy, and `scan` escapes them on a terminal only.
+/// policy, and `scan`, `snapshot` and `hidpos-listen` escape them on a terminal only.
 @Suite struct ControlCharacterCommandTests {
     /// `HostileCode.text` as `layout --escapes` takes it (argv cannot carry NUL).
     static let escapedHostile = HostileCode.text.unicodeScalars.map { scalar in
@@ -81,5 +81,32 @@ import Testing
         #expect(!shown.unicodeScalars.dropLast().contains(where: ControlCharacters.isControl), "only the newline")
         let object = try JSONSerialization.jsonObject(with: Data(shown.utf8)) as? [String: Any]
         #expect(object?["text"] as? String == text)
+    }
+
+    /// A HID POS scanner chooses the three AIM bytes and the data: ESC c resets a terminal, BEL
+    /// rings it, DEL and C1 (U+009B is CSI) pass the text check. On a terminal all are escaped.
+    @Test func hidposListenEscapesControlCharactersOnATerminalOnly() throws {
+        var reports = HIDPOS.reports(data: Array("A\u{7F}B\u{9B}31mC\u{1D}9".utf8), aim: "]Q1")
+        reports[0].replaceSubrange(2..<5, with: [0x1B, 0x63, 0x07])
+        let path = try TemporaryDirectory.shared.file("hidraw-hostile-\(UUID().uuidString.prefix(8))")
+        try Data(reports.flatMap { $0 }).write(to: URL(fileURLWithPath: path))
+        let shown = #"\x1bc\a A\x7fB\u009b31mC<GS>9"# + "\n"
+        #expect(try Tool.scannerOnTerminal(["hidpos-listen", path], atLeast: shown.utf8.count) == Array(shown.utf8))
+        #expect(try Tool.capture(Tool.scannerBinary, ["hidpos-listen", path]).stdout == "\u{1B}c\u{07} A\u{7F}B\u{9B}31mC<GS>9\n")
+    }
+
+    /// `snapshot` names the codes in view by their text: on a terminal, escaped.
+    @Test func snapshotEscapesCodeTextOnATerminalOnly() throws {
+        let text = "AB\u{1B}]0;pwn\u{07}C\u{9B}31mD\u{7F}"
+        let (daemon, out) = try SnapshotCommandTests.daemon(showing: text)
+        let arguments = ["snapshot", "--out", out, "--socket", daemon.socketPath]
+        let piped = try Tool.capture(Tool.scannerBinary, arguments)
+        #expect(piped.status == 0 && piped.stdout.hasSuffix("\n  QR-Code \(text)\n"), "\(piped.stdout) \(piped.stderr)")
+        let label = #"  QR-Code AB\x1b]0;pwn\aC\u009b31mD\x7f"# + "\n"
+        // The frame's number can only have grown since: at least the piped length, label escaped.
+        let count = piped.stdout.utf8.count - "  QR-Code \(text)\n".utf8.count + label.utf8.count
+        let shown = String(decoding: try Tool.scannerOnTerminal(arguments, atLeast: count), as: UTF8.self)
+        #expect(shown.hasPrefix("\(out): frame ") && shown.hasSuffix("code in view\n" + label), "\(shown)")
+        #expect(!shown.unicodeScalars.contains { ControlCharacters.isControl($0) && $0 != "\n" }, "\(shown)")
     }
 }
