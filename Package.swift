@@ -52,7 +52,7 @@ let package = Package(
 
         // Pure Swift: frames, viewport, symbols and reads, AIM, GS1, content types, config model
         // (the formatting rules' regexes through CRE2).
-        .target(name: "ScannerCore", dependencies: ["CRE2"]),
+        .target(name: "ScannerCore", dependencies: ["CRE2", "Documents"]),
         // Kiosk documents in a code's data: AAMVA driver's licences and ID cards, IATA boarding passes (pure Swift).
         .target(name: "Documents"),
         // PNG, JPEG and PNM files into frames.

@@ -254,7 +254,7 @@ public final class CaptureLoop: Sendable {
             $0.detections += symbols.count
             $0.duplicates += outcome.suppressed
         }
-        let found = outcome.new.map { Read(symbol: $0, frame: frame.size) }
+        let found = outcome.new.map { read($0, in: frame, session: session) }
         // The pack window runs on the loop's clock, as the check for due reads does.
         return (symbols, deliver(session.pack.add(found, at: Double(environment.now()) / 1e9), session: &session, frame: frame.sequence))
     }
@@ -305,8 +305,16 @@ public final class CaptureLoop: Sendable {
             }
             return TappedFrame(
                 width: frame.width, height: frame.height, sequence: frame.sequence, timestamp: frame.timestamp, luma: luma,
-                viewport: viewport, symbols: (symbols ?? []).map { Read(symbol: $0, frame: frame.size) }, reads: decoded.reads)
+                viewport: viewport, symbols: (symbols ?? []).map { read($0, in: frame, session: session) }, reads: decoded.reads)
         }
+    }
+
+    /// The read a symbol makes, a kiosk document parsed with the config's privacy, so that its raw
+    /// data goes nowhere (the socket, outputs, snapshots, recordings) unless `raw` allows it.
+    private func read(_ symbol: Symbol, in frame: Frame, session: Session) -> Read {
+        var read = Read(symbol: symbol, frame: frame.size)
+        read.readDocument(session.config.documents, today: .today())
+        return read
     }
 
     private func interrupted(_ detail: String, device: String) {

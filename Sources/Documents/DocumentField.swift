@@ -1,9 +1,9 @@
 // The value type both document parsers share.
 
 /// One named value of a parsed document, as consumers, templates and privacy settings name it.
-public struct DocumentField: Equatable, Sendable {
+public struct DocumentField: Hashable, Sendable {
     /// What a field holds.
-    public enum Value: Equatable, Sendable {
+    public enum Value: Hashable, Sendable {
         case text(String)
         case number(Int)
         case flag(Bool)

@@ -16,6 +16,8 @@ public struct ScannerConfig: Sendable, Hashable {
     public var outputs: [OutputConfig] = []
     /// The MQTT bridge's settings (the daemon itself has no network code and ignores them).
     public var mqtt = MQTTConfig()
+    /// Kiosk documents: which fields of a licence or a boarding pass consumers get (`id:`, `boarding_pass:`).
+    public var documents = DocumentsConfig()
 
     public init() {}
 }

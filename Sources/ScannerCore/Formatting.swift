@@ -18,21 +18,27 @@ public struct Formatting: Sendable, Hashable {
 
     /// The data as people and the socket's lines show it (UTF-8, else Latin-1, as `Read.shownText`),
     /// or nil when a rule sends it as nothing. Without formatting, the read's own `shownText`.
+    /// A document whose raw data is withheld shows its fields (`name=value ...`) or its template.
     public func shownText(for read: Read) -> String? {
+        if read.rawWithheld == true {
+            guard let formatted = apply(to: read) else { return nil }
+            return formatted.verbatim ? String(decoding: formatted.bytes, as: UTF8.self) : read.documentSummary
+        }
         guard !isIdentity else { return read.shownText }
         return apply(to: read).map { String(validating: $0.bytes, as: UTF8.self) ?? LegacyText.latin1($0.bytes) }
     }
 
     /// The data and AIM identifier to send for `read`, or nil when a rule (or `unmatched: drop`)
-    /// sends it as nothing.
-    public func apply(to read: Read) -> (bytes: [UInt8], aim: String)? {
+    /// sends it as nothing. `verbatim` data was made by an `id_template`: the control characters in
+    /// it are the config's separator and terminator.
+    public func apply(to read: Read) -> (bytes: [UInt8], aim: String, verbatim: Bool)? {
         let (bytes, aim) = gtin.apply(to: read)
-        guard !rules.isEmpty || unmatched == .drop else { return (bytes, aim) }
+        guard !rules.isEmpty || unmatched == .drop else { return (bytes, aim, false) }
         let data = FormatRule.Subject(bytes)
         guard let rule = rules.first(where: { $0.criteria.matches(data, of: read) }) else {
-            return unmatched == .send ? (bytes, aim) : nil
+            return unmatched == .send ? (bytes, aim, false) : nil
         }
-        return rule.apply(to: data, of: read).map { ($0.bytes, aim) }
+        return rule.apply(to: data, of: read).map { ($0.bytes, aim, $0.verbatim) }
     }
 }
 
@@ -50,6 +56,8 @@ public struct FormatRule: Sendable, Hashable {
         public var pattern: RE2Pattern?
         /// A GS1 AI that the code's GS1 data (element string or Digital Link) holds.
         public var ai: String?
+        /// The kind of kiosk document the code holds.
+        public var document: KioskDocument.Kind?
 
         public init() {}
 
@@ -60,6 +68,7 @@ public struct FormatRule: Sendable, Hashable {
             if let prefix, !data.text.hasPrefix(prefix) { return false }
             if let pattern, !pattern.matches(data.utf8) { return false }
             if let ai, read.gs1?.contains(where: { $0.ai == ai }) != true { return false }
+            if let document, read.document?.kind != document { return false }
             return true
         }
     }
@@ -79,6 +88,9 @@ public struct FormatRule: Sendable, Hashable {
         case prefix([UInt8])
         case suffix([UInt8])
         case upperCase
+        /// Replaces the data with a kiosk document's fields (`id_template`); data that is no
+        /// document is left as it is.
+        case template(DocumentTemplate)
     }
 
     public var criteria: Criteria
@@ -115,6 +127,10 @@ public struct FormatRule: Sendable, Hashable {
                 data.scalars += Subject(bytes).scalars
             case .upperCase:
                 data.scalars = Array(data.text.uppercased().unicodeScalars)
+            case .template(let template):
+                guard let document = read.document else { break }
+                data = Subject(template.render(document))
+                data.verbatim = true
             }
         }
         return data
@@ -141,6 +157,8 @@ public struct FormatRule: Sendable, Hashable {
     struct Subject {
         var scalars: [Unicode.Scalar]
         let isText: Bool
+        /// Made by a template from a document's fields: its control characters are the config's.
+        var verbatim = false
 
         init(_ bytes: [UInt8]) {
             if let text = String(validating: bytes, as: UTF8.self) {

@@ -61,9 +61,12 @@ public struct OutputFormat: Sendable, Hashable {
 
     /// The bytes of `read` as this output sends them, with the AIM identifier of what they hold
     /// (which the GTIN options may change); nil when a formatting rule sends it as nothing.
+    /// A document whose raw data is withheld goes out only as an `id_template` makes it.
     public func framed(_ read: Read) -> (bytes: [UInt8], aim: String)? {
         guard let formatted = formatting.apply(to: read) else { return nil }
-        return (prefix + (aim ? Array(formatted.aim.utf8) : []) + data(formatted.bytes) + suffix + terminator.bytes, formatted.aim)
+        if read.rawWithheld == true && !formatted.verbatim { return nil }
+        let body = formatted.verbatim ? formatted.bytes : data(formatted.bytes)
+        return (prefix + (aim ? Array(formatted.aim.utf8) : []) + body + suffix + terminator.bytes, formatted.aim)
     }
 
     /// Formatted data as this output sends it, before its framing: GS as `gs1Separator` says (a

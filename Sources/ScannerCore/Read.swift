@@ -41,6 +41,16 @@ public struct Read: Sendable, Hashable, Codable {
     public var quality: Int
     /// Codes of the same pack (the same GTIN, seen together) reported as this one read (`PackMerger`).
     public var merged: [MergedCode]?
+    /// A driver's licence or ID card's fields that consumers get (`id.fields`); set by `readDocument`.
+    public var id: DocumentFields?
+    /// Why data that looked like a driver's licence or ID card did not parse.
+    public var idError: String?
+    /// A boarding pass's fields that consumers get (`boarding_pass.fields`).
+    public var boardingPass: DocumentFields?
+    /// The raw `text` and `bytes` of a document were withheld (`raw: false`, the default).
+    public var rawWithheld: Bool?
+    /// Every field of a kiosk document, for templates and rules: in memory only, never sent.
+    public var document: KioskDocument? = nil
 
     /// Works out everything a POS needs from a decoded symbol.
     public init(symbol: Symbol, frame: Size, time: Date = Date(), seq: UInt64 = 0) {
@@ -85,7 +95,10 @@ public struct Read: Sendable, Hashable, Codable {
         case aim, text, bytes, immediate, content, gs1
         case gs1Error = "gs1_error"
         case gs1Source = "gs1_source"
-        case corners, frame, orientation, quality, merged
+        case corners, frame, orientation, quality, merged, id
+        case idError = "id_error"
+        case boardingPass = "boarding_pass"
+        case rawWithheld = "raw_withheld"
     }
 
     /// The text, or for binary data (no text) the bytes shown as Latin-1: for lines people read.

@@ -87,7 +87,9 @@ struct Scan: ParsableCommand {
                     found = true
                     // Corners in the file's own pixels, whatever size it was decoded at.
                     symbol.corners.points = symbol.corners.points.map { Point(x: $0.x * factor, y: $0.y * factor) }
-                    reads.append(Read(symbol: symbol, frame: image.size))
+                    var read = Read(symbol: symbol, frame: image.size)
+                    read.readDocument(settings.documents, today: .today())
+                    reads.append(read)
                 }
                 // One file is one frame: its codes are seen together.
                 var pack = PackMerger(config: settings.pack)
