@@ -1,0 +1,102 @@
+import ConfigFile
+import Documents
+import Foundation
+import ScannerCore
+import Testing
+
+/// The kiosk-document keys: `documents`, `id`, `boarding_pass`, the `document` criterion and the
+/// `id_template` action.
+@Suite struct DocumentsConfigTests {
+    @Test func readsEveryKey() throws {
+        let config = try ConfigFile.parse(
+            """
+            documents: true
+            id:
+              fields: [issuer, age_over_*, age_over_25, expired, birth_date]
+              raw: true
+              age_thresholds: [19, 25]
+            boarding_pass:
+              fields: [passenger_name, legs]
+              raw: true
+            socket:
+              rules:
+                - when: { document: id }
+                  do:
+                    - id_template:
+                        fields: [family_name, given_name, birth_date, sex, age_over_19]
+                        date_format: MM/DD/YYYY
+                        sex: 1/2
+                        separator: "|"
+                        terminator: '\\r\\n'
+            outputs:
+              - type: serial
+                device: /dev/ttyS0
+                rules:
+                  - when: { document: boarding_pass }
+                    do: [id_template: { fields: [passenger_family_name, seat, flight_date] }]
+            """, file: "d.conf")
+        var expected = DocumentsConfig()
+        expected.id = DocumentsConfig.Policy(fields: ["issuer", "age_over_*", "age_over_25", "expired", "birth_date"], raw: true)
+        expected.ageThresholds = [19, 25]
+        expected.boardingPass = DocumentsConfig.Policy(fields: ["passenger_name", "legs"], raw: true)
+        #expect(config.documents == expected)
+        var template = DocumentTemplate(fields: ["family_name", "given_name", "birth_date", "sex", "age_over_19"])
+        template.dateFormat = "MM/DD/YYYY"
+        template.sex = .digits
+        template.separator = [0x7C]
+        template.terminator = [0x0D, 0x0A]
+        #expect(config.socket.formatting.rules.first?.criteria.document == .id)
+        #expect(config.socket.formatting.rules.first?.actions == [.template(template)])
+        let passRule = try #require(config.outputs.first?.format.formatting.rules.first)
+        #expect(passRule.criteria.document == .boardingPass)
+        #expect(passRule.actions == [.template(DocumentTemplate(fields: ["passenger_family_name", "seat", "flight_date"]))])
+    }
+
+    @Test func withoutKeysTheDefaults() throws {
+        #expect(try ConfigFile.parse("id:\nboarding_pass:\n", file: "e.conf").documents == DocumentsConfig())
+        #expect(try ConfigFile.parse("documents: false\n", file: "off.conf").documents.enabled == false)
+        // No fields at all: the read carries an empty `id`, and a template can still send some.
+        #expect(try ConfigFile.parse("id:\n  fields: []\n", file: "none.conf").documents.id.fields == [])
+        let template = try ConfigFile.parse("socket:\n  rules:\n    - do: [id_template: { fields: [age] }]\n", file: "t.conf").socket.formatting.rules
+        #expect(template.first?.actions == [.template(DocumentTemplate(fields: ["age"]))], "date YYYY-MM-DD, sex M/F, a Tab between, nothing after")
+        #expect(template.first?.criteria.document == nil)
+    }
+
+    /// A Tab as the YAML string "\t" or as the framing's escape `\t`.
+    @Test(arguments: ["\"\\t\"", "'\\t'", "<TAB>"])
+    func aTabSeparatorEitherWay(written: String) throws {
+        let rules = try ConfigFile.parse("socket:\n  rules:\n    - do: [id_template: { fields: [age, sex], separator: \(written) }]\n", file: "t.conf")
+            .socket.formatting.rules
+        guard case .template(let template)? = rules.first?.actions.first else {
+            Issue.record("no template")
+            return
+        }
+        #expect(template.separator == [0x09])
+    }
+
+    @Test(
+        arguments: [
+            ("documents: no\n", 1, "documents", "true or false"),
+            ("id: [issuer]\n", 1, "id", "expected a mapping"),
+            (
+                "id:\n  fields: [issuer, birthdate]\n", 2, "id.fields[1]",
+                "'birthdate' is not a field of a driver's licence or ID card (fields: document_type, issuer,"
+            ),
+            ("id:\n  fields:\n    - issuer\n    - age_over_16\n", 4, "id.fields[1]", "age_over_16 needs its age in id.age_thresholds (now 18, 21)"),
+            ("id:\n  age_thresholds: [19]\n  fields: [age_over_21]\n", 3, "id.fields[0]", "(now 19)"),
+            ("id:\n  fields: [nick*]\n", 2, "id.fields[0]", "'nick*' stands for no field of a driver's licence or ID card"),
+            ("id:\n  fields: issuer\n", 2, "id.fields", "expected a list"),
+            ("id:\n  raw: yes\n", 2, "id.raw", "true or false"),
+            ("id:\n  age_thresholds: []\n", 2, "id.age_thresholds", "at least one age"),
+            ("id:\n  age_thresholds: [18, 200]\n", 2, "id.age_thresholds[1]", "out of range 1...150"),
+            ("id:\n  age_thresholds: [21, 21]\n", 2, "id.age_thresholds[1]", "21 is given twice"),
+            ("id:\n  age_thresholds: 21\n", 2, "id.age_thresholds", "expected a list"),
+            ("id:\n  enabled: false\n", 2, "id.enabled", "unknown key (known here: age_thresholds, fields, raw)"),
+            ("boarding_pass:\n  fields: [passenger_name, seat]\n", 2, "boarding_pass.fields[1]", "'seat' is a field of each leg: name legs"),
+            ("boarding_pass:\n  fields: [age_over_*]\n", 2, "boarding_pass.fields[0]", "stands for no field of a boarding pass"),
+            ("boarding_pass:\n  age_thresholds: [18]\n", 2, "boarding_pass.age_thresholds", "unknown key (known here: fields, raw)"),
+        ] as [(String, Int, String, String)])
+    func errorsNameLineAndKey(text: String, line: Int, key: String, reason: String) {
+        expectConfigError(text, line: line, key: key, reason: reason)
+    }
+}
