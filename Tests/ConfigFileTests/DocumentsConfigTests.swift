@@ -5,7 +5,7 @@ import ScannerCore
 import Testing
 
 /// The kiosk-document keys: `documents`, `id`, `boarding_pass`, the `document` criterion and the
-/// `id_template` action.
+/// `id_template` action; and the examples of docs/documents.md.
 @Suite struct DocumentsConfigTests {
     @Test func readsEveryKey() throws {
         let config = try ConfigFile.parse(
@@ -99,4 +99,56 @@ import Testing
     func errorsNameLineAndKey(text: String, line: Int, key: String, reason: String) {
         expectConfigError(text, line: line, key: key, reason: reason)
     }
+
+    /// docs/documents.md's three examples, each a whole config file: they parse, and do what their
+    /// comment says.
+    @Test func theDocumentationsExamplesParseAndDoWhatTheySay() throws {
+        let page = try String(
+            contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/documents.md").path,
+            encoding: .utf8)
+        let section = try #require(page.components(separatedBy: "\n## Examples").dropFirst().first?.components(separatedBy: "\n## ").first)
+        let blocks = section.components(separatedBy: "```yaml\n").dropFirst().map { $0.components(separatedBy: "```").first! }
+        try #require(blocks.count == 3)
+        let configs = try blocks.map { try ConfigFile.parse($0, file: "docs/documents.md") }
+        let today = CalendarDate(year: 2026, month: 11, day: 25)
+        func read(_ config: ScannerConfig, _ symbology: Symbology, _ text: String) -> Read {
+            var read = Read(
+                symbol: Symbol(
+                    symbology: symbology, bytes: Array(text.utf8),
+                    corners: Corners([Point(x: 0, y: 0), Point(x: 1, y: 0), Point(x: 1, y: 1), Point(x: 0, y: 1)])),
+                frame: Size(width: 1, height: 1))
+            read.readDocument(config.documents, today: today)
+            return read
+        }
+
+        // 1. An age-check kiosk: the socket's consumer gets age_over_21 of a licence, and nothing else.
+        let ageCheck = read(configs[0], .pdf417, licence)
+        #expect(ageCheck.id == DocumentFields([DocumentField("age_over_21", .flag(true))]))
+        #expect(ageCheck.text == nil && ageCheck.bytes.isEmpty)
+        #expect(configs[0].socket.formatting.shownText(for: ageCheck) == "age_over_21=true", "the plain line")
+        #expect(configs[0].documents.ageThresholds == [21])
+
+        // 2. A check-in kiosk: the passenger's name and every leg of a boarding pass.
+        let checkIn = try #require(read(configs[1], .aztec, pass).boardingPass)
+        #expect(checkIn.fields.map(\.name) == ["passenger_family_name", "passenger_given_name", "legs"])
+        guard case .records(let legs) = checkIn.fields[2].value else {
+            Issue.record("no legs")
+            return
+        }
+        #expect(legs.first?.first { $0.name == "seat" }?.value == .text("1A"))
+
+        // 3. A keyboard wedge: family name, given name and birth date (MM/DD/YYYY), Tab-separated, then Enter.
+        let wedge = try #require(configs[2].outputs.first)
+        #expect(wedge.format.bytes(for: read(configs[2], .pdf417, licence)) == Array("SAMPLE\tMICHAEL\t06/06/1986\r".utf8))
+        #expect(wedge.format.bytes(for: read(configs[2], .ean13, "4006381333931")) == Array("4006381333931\r".utf8), "other codes as they are")
+    }
+
+    /// The AAMVA standard's 2020 example (Tests/DocumentsTests/AAMVATests.swift), all data made up.
+    let licence =
+        "@\n\u{1E}\rANSI 636000100102DL00410278ZV03190008DLDAQT64235789\nDCSSAMPLE\nDDEN\nDACMICHAEL\nDDFN\n"
+        + "DADJOHN\nDDGN\nDCUJR\nDCAD\nDCBK\nDCDPH\nDBD06062019\nDBB06061986\nDBA12102024\nDBC1\nDAU068 in\n"
+        + "DAYBRO\nDAG2300 WEST BROAD STREET\nDAIRICHMOND\nDAJVA\nDAK232690000  \nDCF2424244747474786102204\n"
+        + "DCGUSA\nDCK123456789\nDDAF\nDDB06062018\nDDC06062020\nDDD1\rZVZVA01\r"
+    /// A made-up one-leg boarding pass.
+    let pass = "M1DESMARAIS/LUC       EABC123 YULFRAAC 0834 326J001A0025 100"
 }
