@@ -144,11 +144,11 @@ let package = Package(
             dependencies: ["ScannerCore", "ImageFiles", "CTurboJPEG"],
             path: "Tests/ScannerTestSupport"
         ),
-        .testTarget(name: "ScannerCoreTests", dependencies: ["ScannerCore", "ScannerTestSupport"]),
+        .testTarget(name: "ScannerCoreTests", dependencies: ["ScannerCore", "Documents", "ScannerTestSupport"]),
         .testTarget(name: "DocumentsTests", dependencies: ["Documents", "ScannerTestSupport"]),
         .testTarget(name: "ScannerProtocolTests", dependencies: ["ScannerProtocol", "ScannerCore"]),
         .testTarget(name: "DecodingTests", dependencies: ["Decoding", "ImageFiles", "ScannerCore", "ScannerTestSupport"]),
-        .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile", "ScannerCore"]),
+        .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile", "ScannerCore", "Documents"]),
         .testTarget(name: "OutputsTests", dependencies: ["ScannerCore", "Keymaps", "ScannerTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["ScannerCore", "ScannerTestSupport"]),
         .testTarget(name: "BridgeTests", dependencies: ["Bridge", "ScannerTestSupport"]),

@@ -84,15 +84,17 @@ public enum ConfigFile {
         try readPack(&pack, into: &config.pack)
         var gating = try top.section("gating")
         try readGating(&gating, into: &config.gating)
+        // Before the socket and the outputs, whose id_template rules name the documents' fields.
+        try readDocuments(&top, into: &config.documents)
         var socket = try top.section("socket")
-        try readSocket(&socket, into: &config.socket)
+        try readSocket(&socket, into: &config.socket, documents: config.documents)
         var metrics = try top.section("metrics")
         try readMetrics(&metrics, into: &config.metrics)
         var gpio = try top.section("gpio")
         try readGPIO(&gpio, into: &config.gpio)
         var feedback = try top.section("feedback")
         try readFeedback(&feedback, into: &config.gpio, acknowledge: config.socket.acknowledge)
-        if let outputs = top.value("outputs") { config.outputs = try readOutputs(outputs) }
+        if let outputs = top.value("outputs") { config.outputs = try readOutputs(outputs, documents: config.documents) }
         var mqtt = try top.section("mqtt")
         try readMQTT(&mqtt, into: &config.mqtt)
         try top.finish()
@@ -215,7 +217,7 @@ public enum ConfigFile {
         try section.finish()
     }
 
-    private static func readSocket(_ section: inout Section, into socket: inout SocketConfig) throws(ConfigError) {
+    private static func readSocket(_ section: inout Section, into socket: inout SocketConfig, documents: DocumentsConfig) throws(ConfigError) {
         if let value = section.value("path") {
             socket.path = try value.string()
             guard socket.path.hasPrefix("/"), socket.path.utf8.count < 108 else {
@@ -253,7 +255,7 @@ public enum ConfigFile {
             socket.consumerGroup = group.isEmpty ? nil : group
         }
         if let value = section.value("control_characters") { socket.controlCharacters = try controlCharacters(value) }
-        try readFormatting(&section, into: &socket.formatting)
+        try readFormatting(&section, into: &socket.formatting, documents: documents)
         try section.finish()
     }
 

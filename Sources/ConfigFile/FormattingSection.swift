@@ -1,8 +1,9 @@
 import ScannerCore
 
-/// The formatting keys of an output or of the socket: `gtin`, `rules` and `unmatched`.
+/// The formatting keys of an output or of the socket: `gtin`, `rules` and `unmatched`. `documents`
+/// gives the ages whose `age_over_N` an `id_template` may name.
 extension ConfigFile {
-    static func readFormatting(_ section: inout Section, into formatting: inout Formatting) throws(ConfigError) {
+    static func readFormatting(_ section: inout Section, into formatting: inout Formatting, documents: DocumentsConfig) throws(ConfigError) {
         var gtin = try section.section("gtin")
         if let value = gtin.value("upca") { formatting.gtin.upca = try value.choice(GTINOptions.UPCA.self) }
         if let value = gtin.value("upce") { formatting.gtin.upce = try value.choice(GTINOptions.UPCE.self) }
@@ -16,13 +17,13 @@ extension ConfigFile {
         try gtin.finish()
         if let value = section.value("rules") {
             formatting.rules = []
-            for item in try value.optionalItems() { formatting.rules.append(try rule(item)) }
+            for item in try value.optionalItems() { formatting.rules.append(try rule(item, documents: documents)) }
         }
         if let value = section.value("unmatched") { formatting.unmatched = try value.choice(Formatting.Unmatched.self) }
     }
 
     /// One rule: `when` (criteria, all must hold; absent matches every code) and `do` (actions, in order).
-    private static func rule(_ value: Value) throws(ConfigError) -> FormatRule {
+    private static func rule(_ value: Value, documents: DocumentsConfig) throws(ConfigError) -> FormatRule {
         var section = try Section(node: value.node, file: value.file, path: value.key, line: value.line)
         var when = try section.section("when")
         let criteria = try self.criteria(&when)
@@ -36,7 +37,7 @@ extension ConfigFile {
         for item in items {
             // `send` sends the code as it is: a rule that only selects (with `unmatched: drop`).
             if case .scalar(let scalar) = item.node, scalar.string == "send" { continue }
-            let action = try self.action(item)
+            let action = try self.action(item, document: criteria.document, documents: documents)
             if case .takeAI(let ai) = action, criteria.ai != ai {
                 throw item.error("take_ai: '\(ai)' needs when: {ai: '\(ai)'}, so that the rule only acts on codes that carry it")
             }
@@ -73,12 +74,14 @@ extension ConfigFile {
         if let value = section.value("prefix") { criteria.prefix = String(decoding: try escaped(value), as: UTF8.self) }
         if let value = section.value("regex") { criteria.pattern = try pattern(value) }
         if let value = section.value("ai") { criteria.ai = try ai(value) }
+        if let value = section.value("document") { criteria.document = try value.choice(KioskDocument.Kind.self) }
         return criteria
     }
 
-    private static let actionNames = "drop, send, upper, strip_leading, strip_trailing, pad, replace, take_ai, prefix, suffix"
+    private static let actionNames = "drop, send, upper, strip_leading, strip_trailing, pad, replace, take_ai, prefix, suffix, id_template"
 
-    private static func action(_ value: Value) throws(ConfigError) -> FormatRule.Action {
+    /// One action; `document` is the kind of document the rule's `when` names, for `id_template`.
+    private static func action(_ value: Value, document: KioskDocument.Kind?, documents: DocumentsConfig) throws(ConfigError) -> FormatRule.Action {
         if case .scalar = value.node {
             switch try value.string() {
             case "drop": return .drop
@@ -104,6 +107,7 @@ extension ConfigFile {
         case "take_ai": return .takeAI(try ai(argument))
         case "prefix": return .prefix(try escaped(argument))
         case "suffix": return .suffix(try escaped(argument))
+        case "id_template": return .template(try template(argument, document: document, ageThresholds: documents.ageThresholds))
         case "drop", "send", "upper": throw argument.error("\(name) takes no value: write it as - \(name)")
         default: throw argument.error("unknown action (actions: \(actionNames))")
         }

@@ -3,16 +3,16 @@ import ScannerCore
 
 /// The `outputs` list: serial ports and keyboard wedges, each with its framing.
 extension ConfigFile {
-    static func readOutputs(_ value: Value) throws(ConfigError) -> [OutputConfig] {
+    static func readOutputs(_ value: Value, documents: DocumentsConfig) throws(ConfigError) -> [OutputConfig] {
         var outputs: [OutputConfig] = []
         for item in try value.optionalItems() {
             var section = try Section(node: item.node, file: item.file, path: item.key, line: item.line)
             guard let type = section.value("type") else { throw section.error("an output needs type: serial or keyboard") }
             let output: OutputConfig
             switch try type.string() {
-            case "serial": output = try serial(&section)
-            case "keyboard": output = try keyboard(&section)
-            case "hid-pos": output = try hidPOS(&section)
+            case "serial": output = try serial(&section, documents: documents)
+            case "keyboard": output = try keyboard(&section, documents: documents)
+            case "hid-pos": output = try hidPOS(&section, documents: documents)
             default: throw type.error("'\(try type.string())' is not one of serial, keyboard, hid-pos (the socket is always on)")
             }
             try section.finish()
@@ -21,7 +21,7 @@ extension ConfigFile {
         return outputs
     }
 
-    private static func serial(_ section: inout Section) throws(ConfigError) -> OutputConfig {
+    private static func serial(_ section: inout Section, documents: DocumentsConfig) throws(ConfigError) -> OutputConfig {
         guard let device = section.value("device") else { throw section.error("a serial output needs device (e.g. /dev/ttyUSB0 or /dev/ttyGS0)") }
         var serial = SerialConfig(device: try absolutePath(device))
         if let value = section.value("baud") {
@@ -35,11 +35,11 @@ extension ConfigFile {
         if let value = section.value("stop_bits") { serial.stopBits = try value.int(in: 1...2) }
         if let value = section.value("flow") { serial.flow = try value.choice(SerialConfig.Flow.self) }
         var output = OutputConfig(kind: .serial(serial), format: OutputFormat())
-        try readFraming(&section, into: &output, keyboard: false)
+        try readFraming(&section, into: &output, keyboard: false, documents: documents)
         return output
     }
 
-    private static func keyboard(_ section: inout Section) throws(ConfigError) -> OutputConfig {
+    private static func keyboard(_ section: inout Section, documents: DocumentsConfig) throws(ConfigError) -> OutputConfig {
         let backend = try section.value("backend")?.choice(KeyboardConfig.Backend.self) ?? .uinput
         let device = try section.value("device").map { value throws(ConfigError) in try absolutePath(value) }
         var keyboard = KeyboardConfig(backend: backend, device: device ?? (backend == .uinput ? "/dev/uinput" : "/dev/hidg0"))
@@ -61,11 +61,11 @@ extension ConfigFile {
         if let value = section.value("key_delay") { keyboard.keyDelaySeconds = try value.double(in: 0...1) }
         if let value = section.value("caps_lock_compensation") { keyboard.capsLockCompensation = try value.bool() }
         var output = OutputConfig(kind: .keyboard(keyboard), format: .keyboard)
-        try readFraming(&section, into: &output, keyboard: true)
+        try readFraming(&section, into: &output, keyboard: true, documents: documents)
         return output
     }
 
-    private static func hidPOS(_ section: inout Section) throws(ConfigError) -> OutputConfig {
+    private static func hidPOS(_ section: inout Section, documents: DocumentsConfig) throws(ConfigError) -> OutputConfig {
         guard let device = section.value("device") else {
             throw section.error("a hid-pos output needs device (the gadget's /dev/hidgN, as kiosk-scanner-gadget start prints it)")
         }
@@ -75,12 +75,14 @@ extension ConfigFile {
         var format = OutputFormat()
         format.terminator = .none
         var output = OutputConfig(kind: .hidPOS(pos), format: format)
-        try readFraming(&section, into: &output, keyboard: false)
+        try readFraming(&section, into: &output, keyboard: false, documents: documents)
         return output
     }
 
     /// Prefix, suffix, terminator, AIM identifier, GS1 separator, control characters, the hold queue, and the formatting.
-    private static func readFraming(_ section: inout Section, into output: inout OutputConfig, keyboard: Bool) throws(ConfigError) {
+    private static func readFraming(
+        _ section: inout Section, into output: inout OutputConfig, keyboard: Bool, documents: DocumentsConfig
+    ) throws(ConfigError) {
         if let value = section.value("prefix") { output.format.prefix = try escaped(value) }
         if let value = section.value("suffix") { output.format.suffix = try escaped(value) }
         if let value = section.value("terminator") {
@@ -103,7 +105,7 @@ extension ConfigFile {
         if let value = section.value("control_characters") { output.format.controlCharacters = try controlCharacters(value) }
         if let value = section.value("hold_count") { output.holdCount = try value.int(in: 1...10_000) }
         if let value = section.value("hold_seconds") { output.holdSeconds = try value.double(in: 0.1...86400) }
-        try readFormatting(&section, into: &output.format.formatting)
+        try readFormatting(&section, into: &output.format.formatting, documents: documents)
     }
 
     /// `keep`, `drop`, `caret`, `escape`, or `{replace: TEXT}` (TEXT with the framing's escapes).

@@ -29,6 +29,35 @@ public struct KioskDocument: Sendable, Hashable {
     }
 }
 
+extension KioskDocument.Kind {
+    /// Every top-level field name the parser can give for this kind, in its order (`IDDocument.fields`,
+    /// `BoardingPass.fields`), with `age_over_N` for each of `ageThresholds`: what `fields:` and
+    /// templates may name, so that a misspelt name is a config error rather than a field never sent.
+    public func fieldNames(ageThresholds: [Int]) -> [String] {
+        switch self {
+        case .id:
+            [
+                "document_type", "issuer", "issuer_country", "issuer_iin", "aamva_version", "jurisdiction_version", "family_name",
+                "family_name_truncated", "given_name", "given_name_truncated", "middle_name", "middle_name_truncated", "suffix", "birth_date",
+                "issue_date", "expiry_date", "sex", "customer_id", "street", "street_2", "city", "jurisdiction_code", "postal_code", "country",
+                "age",
+            ] + ageThresholds.map { "age_over_\($0)" } + ["expired"]
+        case .boardingPass:
+            [
+                "format_code", "legs_count", "passenger_name", "passenger_family_name", "passenger_given_name", "electronic_ticket", "legs",
+                "conditional", "security_data",
+            ]
+        }
+    }
+
+    /// The field names of a boarding pass's leg (`BoardingPass.Leg.fields`): each record of `legs`, and
+    /// for a template, the first leg's.
+    public static let legFieldNames = [
+        "pnr", "from", "to", "carrier", "flight_number", "flight_date", "compartment", "seat", "check_in_sequence", "passenger_status",
+        "conditional", "airline_private",
+    ]
+}
+
 /// What consumers get of each kind of document (`id:` and `boarding_pass:` in the config).
 public struct DocumentsConfig: Sendable, Hashable {
     /// The fields consumers get, and whether the raw data goes anywhere.

@@ -96,6 +96,45 @@ import Testing
             ("socket:\n  rules:\n    - do: [replace: { with: x }]\n", 3, "socket.rules[0].do[0].replace", "needs pattern"),
             ("socket:\n  unmatched: keep\n", 2, "socket.unmatched", "send, drop"),
             (
+                "socket:\n  rules:\n    - when: { document: passport }\n      do: drop\n", 3, "socket.rules[0].when.document",
+                "'passport' is not one of id, boarding_pass"
+            ),
+            ("socket:\n  rules:\n    - do:\n        - id_template: { sex: M/F }\n", 4, "socket.rules[0].do[0].id_template", "needs fields"),
+            (
+                "socket:\n  rules:\n    - do:\n        - id_template:\n            fields:\n              - family_name\n              - dob\n", 7,
+                "socket.rules[0].do[0].id_template.fields[1]", "'dob' is not a field of a licence, ID card or boarding pass (fields: document_type,"
+            ),
+            (
+                "socket:\n  rules:\n    - when: { document: id }\n      do: [id_template: { fields: [seat] }]\n", 4,
+                "socket.rules[0].do[0].id_template.fields[0]", "'seat' is not a field of a driver's licence or ID card"
+            ),
+            (
+                "socket:\n  rules:\n    - when: { document: boarding_pass }\n      do: [id_template: { fields: [seat, birth_date] }]\n", 4,
+                "socket.rules[0].do[0].id_template.fields[1]", "'birth_date' is not a field of a boarding pass (fields: format_code,"
+            ),
+            ("socket:\n  rules:\n    - do: [id_template: { fields: [age_over_*] }]\n", 3, "socket.rules[0].do[0].id_template.fields[0]", "name each one"),
+            (
+                "socket:\n  rules:\n    - do: [id_template: { fields: [age_over_30] }]\n", 3, "socket.rules[0].do[0].id_template.fields[0]",
+                "age_over_30 needs its age in id.age_thresholds (now 18, 21)"
+            ),
+            ("socket:\n  rules:\n    - do: [id_template: { fields: [] }]\n", 3, "socket.rules[0].do[0].id_template.fields", "at least one field"),
+            (
+                "socket:\n  rules:\n    - do:\n        - id_template:\n            fields: [birth_date]\n            date_format: DATE\n", 6,
+                "socket.rules[0].do[0].id_template.date_format", "'DATE' holds none of YYYY, YY, MM, DD"
+            ),
+            (
+                "socket:\n  rules:\n    - do: [id_template: { fields: [sex], sex: male }]\n", 3, "socket.rules[0].do[0].id_template.sex",
+                "'male' is not one of M/F, 1/2"
+            ),
+            (
+                "socket:\n  rules:\n    - do: [id_template: { fields: [sex], colour: red }]\n", 3, "socket.rules[0].do[0].id_template.colour",
+                "unknown key (known here: date_format, fields, separator, sex, terminator)"
+            ),
+            (
+                "outputs:\n  - type: serial\n    device: /dev/ttyS0\n    rules:\n      - do: [id_template: { fields: [age], terminator: \"\\\\q\" }]\n", 5,
+                "outputs[0].rules[0].do[0].id_template.terminator", "bad escape"
+            ),
+            (
                 "outputs:\n  - type: serial\n    device: /dev/ttyS0\n    rules:\n      - do: [suffix: \"\\\\q\"]\n", 5, "outputs[0].rules[0].do[0].suffix",
                 "bad escape"
             ),
