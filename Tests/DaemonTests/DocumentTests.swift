@@ -74,7 +74,8 @@ import Testing
         #expect(boardingPass["passenger_name"] as? String == "DESMARAIS/LUC" && boardingPass["legs_count"] as? Int == 1)
         let leg = try #require((boardingPass["legs"] as? [[String: Any]])?.first)
         #expect(leg["from"] as? String == "YUL" && leg["to"] as? String == "FRA", "\(leg)")
-        #expect(pass["symbology"] as? String == "Aztec" && pass["text"] == nil && (pass["bytes"] as? String)?.isEmpty != false && pass["raw_withheld"] as? Bool == true, "\(pass)")
+        #expect(pass["symbology"] as? String == "Aztec" && pass["raw_withheld"] as? Bool == true, "\(pass)")
+        #expect(pass["text"] == nil && (pass["bytes"] as? String)?.isEmpty != false, "\(pass)")
 
         // A snapshot of a frame with the licence in it: its symbols carry the fields, not the data.
         let tool = try daemon.connect(subscribe: false)
