@@ -179,6 +179,7 @@ if Context.environment["KIOSK_SCANNER_FUZZ"] != nil {
         ("fuzz-spool", ["Bridge"]),
         ("fuzz-hidpos", ["ScannerCore"]),
         ("fuzz-image", ["ImageFiles", "ScannerCore"]),
+        ("fuzz-documents", ["Documents", "ScannerCore"]),
     ]
     package.targets += fuzzTargets.map { .executableTarget(name: $0.name, dependencies: ["FuzzSupport"] + $0.dependencies, path: "Fuzz/Sources/\($0.name)") }
 }

@@ -88,6 +88,7 @@ struct Listen: ParsableCommand {
             output(String(decoding: line, as: UTF8.self))
         } else if let scan {
             // As the socket's formatting sends it, when it has any; the codes of its pack are named.
+            // A kiosk document whose raw data is withheld has no text: its fields stand for it.
             let merged = scan.read.merged.map { " (with \($0.map(\.symbology).joined(separator: ", ")))" } ?? ""
             output("\(scan.read.symbology):\(scan.formatted ?? scan.read.text ?? scan.read.documentSummary ?? "<binary>")\(merged)")
         } else {
