@@ -12,14 +12,6 @@ import Testing
         directory = try TemporaryDirectory.shared.directory("documents")
     }
 
-    /// Whether this build's config reader takes `id: {raw: true}` (the config keys come in another branch).
-    static let rawKeyAccepted: Bool = {
-        guard let path = try? TemporaryDirectory.shared.file("raw-probe-\(UUID().uuidString.prefix(6)).conf"),
-            (try? "id:\n  raw: true\n".write(toFile: path, atomically: true, encoding: .utf8)) != nil
-        else { return false }
-        return (try? Tool.capture(Tool.scannerBinary, ["check-config", path]).status) == 0
-    }()
-
     /// A daemon (at debug log level, as DaemonProcess starts it) replaying the licence and the pass.
     func daemon(extra: String = "") throws -> DaemonProcess {
         let frames = try KioskDocuments.replayDirectory()
@@ -134,8 +126,7 @@ import Testing
 
     /// With `raw: true` the licence's data goes to consumers as any code's does: the checks above
     /// look for it where it would be.
-    @Test(.enabled(if: DocumentTests.rawKeyAccepted, "needs the `id:` config key"))
-    func withRawTheLicenceDataReachesConsumers() throws {
+    @Test func withRawTheLicenceDataReachesConsumers() throws {
         let daemon = try daemon(extra: "id:\n  raw: true\n")
         let client = try daemon.connect()
         let licence = try #require(client.waitFor(timeout: 60) { $0["id"] != nil }.match, "\(daemon.log.suffix(800))")
