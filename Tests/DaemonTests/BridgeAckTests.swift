@@ -25,17 +25,8 @@ import Testing
     }
 
     func bridge(_ daemon: DaemonProcess, port: Int) throws -> LoggedProcess {
-        let config = "\(directory)/bridge.conf"
-        try """
-        socket:
-          path: \(daemon.socketPath)
-        mqtt:
-          host: 127.0.0.1
-          port: \(port)
-          device_id: acked
-          spool_dir: \(directory)/spool
-        """.write(toFile: config, atomically: true, encoding: .utf8)
-        return try LoggedProcess(MQTTTests.bridgeBinary, ["--config", config, "--log-level", "debug"], logPath: "\(directory)/bridge.log")
+        let config = try Fixtures.bridgeConfig(socket: daemon.socketPath, port: port, deviceID: "acked", spool: "\(directory)/spool", in: directory)
+        return try Fixtures.bridge(config: config, in: directory)
     }
 
     /// Shows each code in turn, waiting until the daemon has made its read.

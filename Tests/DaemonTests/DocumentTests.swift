@@ -40,17 +40,8 @@ import Testing
         let subscriber = try Subscriber(port: broker.port, topics: ["#"])
         let daemon = try daemon()
         let client = try daemon.connect()
-        let bridgeConfig = "\(directory)/bridge.conf"
-        try """
-        socket:
-          path: \(daemon.socketPath)
-        mqtt:
-          host: 127.0.0.1
-          port: \(broker.port)
-          device_id: lane
-          spool_dir: \(directory)/spool
-        """.write(toFile: bridgeConfig, atomically: true, encoding: .utf8)
-        let bridge = try LoggedProcess(MQTTTests.bridgeBinary, ["--config", bridgeConfig, "--log-level", "debug"], logPath: "\(directory)/bridge.log")
+        let bridgeConfig = try Fixtures.bridgeConfig(socket: daemon.socketPath, port: broker.port, spool: "\(directory)/spool", in: directory)
+        let bridge = try Fixtures.bridge(config: bridgeConfig, in: directory)
 
         // The socket's JSON: the licence as `id`, the pass as `boarding_pass`, neither with text or bytes.
         let licence = try #require(client.waitFor(timeout: 60) { $0["id"] != nil }.match, "\(daemon.log.suffix(800))")

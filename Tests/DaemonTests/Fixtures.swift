@@ -78,4 +78,29 @@ enum Fixtures {
         try pgm(centredQR(text)).write(to: URL(fileURLWithPath: path))
         return path
     }
+
+    /// Writes a config for the MQTT bridge into `directory` (`NAME.conf`): the daemon's socket, the
+    /// broker on this machine's `port`, a device id and a spool, and `extra` lines of the `mqtt:`
+    /// section (indented two spaces). Returns its path.
+    static func bridgeConfig(
+        socket: String, port: Int, deviceID: String = "lane", spool: String, extra: String = "", in directory: String, name: String = "bridge"
+    ) throws -> String {
+        let path = "\(directory)/\(name).conf"
+        try """
+        socket:
+          path: \(socket)
+        mqtt:
+          host: 127.0.0.1
+          port: \(port)
+          device_id: \(deviceID)
+          spool_dir: \(spool)
+        \(extra)
+        """.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    /// The MQTT bridge on `config`, at debug log level, its log `NAME.log` in `directory`.
+    static func bridge(config: String, in directory: String, name: String = "bridge") throws -> LoggedProcess {
+        try LoggedProcess(MQTTTests.bridgeBinary, ["--config", config, "--log-level", "debug"], logPath: "\(directory)/\(name).log")
+    }
 }

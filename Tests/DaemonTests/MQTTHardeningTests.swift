@@ -23,19 +23,10 @@ import Testing
     }
 
     func bridge(_ daemon: DaemonProcess, port: Int, spool: String, log: String) throws -> LoggedProcess {
-        let config = "\(directory)/\(log).conf"
-        try """
-        socket:
-          path: \(daemon.socketPath)
-        mqtt:
-          host: 127.0.0.1
-          port: \(port)
-          device_id: lane
-          spool_dir: \(spool)
-          metrics_textfile: \(directory)/bridge.prom
-          commands: [status]
-        """.write(toFile: config, atomically: true, encoding: .utf8)
-        return try LoggedProcess(MQTTTests.bridgeBinary, ["--config", config, "--log-level", "debug"], logPath: "\(directory)/\(log).log")
+        let config = try Fixtures.bridgeConfig(
+            socket: daemon.socketPath, port: port, spool: spool, extra: "  metrics_textfile: \(directory)/bridge.prom\n  commands: [status]",
+            in: directory, name: log)
+        return try Fixtures.bridge(config: config, in: directory, name: log)
     }
 
     static func entry(_ id: Int, _ suffix: String = "scan") -> String {

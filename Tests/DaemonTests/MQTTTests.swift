@@ -25,21 +25,10 @@ import Testing
     }
 
     func bridgeConfig(_ daemon: DaemonProcess, port: Int, extra: String = "") throws -> String {
-        let path = "\(directory)/bridge-\(UUID().uuidString.prefix(6)).conf"
-        try """
-        socket:
-          path: \(daemon.socketPath)
-        mqtt:
-          host: 127.0.0.1
-          port: \(port)
-          device_id: lane
-          spool_dir: \(directory)/spool
-          metrics_textfile: \(directory)/bridge.prom
-          keepalive: 5
-          commands: [status]
-        \(extra)
-        """.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
+        try Fixtures.bridgeConfig(
+            socket: daemon.socketPath, port: port, spool: "\(directory)/spool",
+            extra: "  metrics_textfile: \(directory)/bridge.prom\n  keepalive: 5\n  commands: [status]\n\(extra)", in: directory,
+            name: "bridge-\(UUID().uuidString.prefix(6))")
     }
 
     func bridge(_ config: String, log: String = "bridge.log") throws -> LoggedProcess {
