@@ -261,3 +261,23 @@ public struct DocumentTemplate: Sendable, Hashable {
         return text.replacing("DD", with: padded(date.day, 2))
     }
 }
+
+extension ScannerConfig {
+    /// What an admin should know about how kiosk documents leave this scanner, for `check-config`
+    /// and the daemon's start: an output that would send a licence or a boarding pass as nothing
+    /// (its raw data is withheld and none of its rules is an `id_template`).
+    public var documentNotices: [String] {
+        guard documents.enabled else { return [] }
+        let withheld = KioskDocument.Kind.allCases.filter { !documents.policy(for: $0).raw }
+        guard !withheld.isEmpty else { return [] }
+        return outputs.enumerated().compactMap { index, output in
+            let templated = output.format.formatting.rules.contains { rule in
+                rule.actions.contains { if case .template = $0 { true } else { false } }
+            }
+            guard !templated else { return nil }
+            let kinds = withheld.map { $0 == .id ? "driver's licences and ID cards" : "boarding passes" }.joined(separator: " and ")
+            return "outputs[\(index)] (\(output.name)) sends \(kinds) as nothing: their raw data is withheld (raw: false) "
+                + "and none of its rules is an id_template"
+        }
+    }
+}

@@ -13,8 +13,9 @@ struct CheckConfig: ParsableCommand {
 
     func run() throws {
         do {
-            _ = try ConfigFile.load(path: file)
+            let config = try ConfigFile.load(path: file)
             print("\(file): OK")
+            for notice in config.documentNotices { print("\(file): note: \(notice)") }
         } catch {
             Scan.fail("\(error)")
             throw ExitCode(1)

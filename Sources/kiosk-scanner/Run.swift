@@ -54,6 +54,7 @@ struct Run: AsyncParsableCommand {
             throw ExitCode(1)
         }
         overrides.apply(&settings)
+        for notice in settings.documentNotices { logger.notice("\(notice)") }
         MallocSettings.apply()
         // Argument parsing and the config loader are done with: their code need not stay resident.
         StartupPages.release()

@@ -31,4 +31,24 @@ import Testing
         #expect(lines[1].hasPrefix("Aztec:legs_count=1 passenger_name=DESMARAIS/LUC") && lines[1].contains("legs=1"), "\(lines[1])")
         #expect(KioskDocuments.licenceSecrets.allSatisfy { !result.stdout.contains($0) })
     }
+
+    /// An output that would send a licence as nothing is named by check-config (and logged at the
+    /// daemon's start); one with an id_template, or a config that lets raw data out, is not.
+    @Test func checkConfigNotesAnOutputThatWouldSendDocumentsAsNothing() throws {
+        let directory = try TemporaryDirectory.shared.directory("document-notes")
+        func check(_ text: String) throws -> String {
+            let path = directory + "/\(UUID().uuidString.prefix(6)).conf"
+            try text.write(toFile: path, atomically: true, encoding: .utf8)
+            let result = try Tool.capture(Tool.scannerBinary, ["check-config", path])
+            #expect(result.status == 0, "\(result.stderr)")
+            return result.stdout
+        }
+        let serial = "outputs:\n  - type: serial\n    device: /dev/ttyS0\n"
+        let bare = try check(serial)
+        #expect(bare.contains("note: outputs[0] (serial /dev/ttyS0) sends driver's licences and ID cards and boarding passes as nothing"), "\(bare)")
+        let templated = try check(serial + "    rules:\n      - when: { document: id }\n        do: [id_template: { fields: [age] }]\n")
+        #expect(!templated.contains("note:"), "\(templated)")
+        let raw = try check(serial + "id:\n  raw: true\nboarding_pass:\n  raw: true\n")
+        #expect(!raw.contains("note:"), "\(raw)")
+    }
 }
