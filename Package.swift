@@ -148,7 +148,7 @@ let package = Package(
         .testTarget(name: "DocumentsTests", dependencies: ["Documents", "ScannerTestSupport"]),
         .testTarget(name: "ScannerProtocolTests", dependencies: ["ScannerProtocol", "ScannerCore"]),
         .testTarget(name: "DecodingTests", dependencies: ["Decoding", "ImageFiles", "ScannerCore", "ScannerTestSupport"]),
-        .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile", "ScannerCore", "Documents"]),
+        .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile", "ScannerCore", "Documents", "ScannerTestSupport"]),
         .testTarget(name: "OutputsTests", dependencies: ["ScannerCore", "Keymaps", "ScannerTestSupport"]),
         .testTarget(name: "CLITests", dependencies: ["ScannerCore", "ScannerTestSupport"]),
         .testTarget(name: "BridgeTests", dependencies: ["Bridge", "ScannerTestSupport"]),

@@ -2,6 +2,7 @@ import ConfigFile
 import Documents
 import Foundation
 import ScannerCore
+import ScannerTestSupport
 import Testing
 
 /// The kiosk-document keys: `documents`, `id`, `boarding_pass`, the `document` criterion and the
@@ -103,11 +104,7 @@ import Testing
     /// docs/documents.md's three examples, each a whole config file: they parse, and do what their
     /// comment says.
     @Test func theDocumentationsExamplesParseAndDoWhatTheySay() throws {
-        let page = try String(
-            contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../docs/documents.md").path,
-            encoding: .utf8)
-        let section = try #require(page.components(separatedBy: "\n## Examples").dropFirst().first?.components(separatedBy: "\n## ").first)
-        let blocks = section.components(separatedBy: "```yaml\n").dropFirst().map { $0.components(separatedBy: "```").first! }
+        let blocks = try Markdown.codeBlocks("yaml", in: "docs/documents.md", after: "\n## Examples")
         try #require(blocks.count == 3)
         let configs = try blocks.map { try ConfigFile.parse($0, file: "docs/documents.md") }
         let today = CalendarDate(year: 2026, month: 11, day: 25)

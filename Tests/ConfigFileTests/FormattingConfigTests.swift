@@ -1,6 +1,7 @@
 import ConfigFile
 import Foundation
 import ScannerCore
+import ScannerTestSupport
 import Testing
 
 /// The `gtin`, `rules` and `unmatched` keys of the socket and of each output, and the `pack` section.
@@ -148,10 +149,7 @@ import Testing
     /// The README's ten examples, each as a serial output's keys: they parse, and do what their
     /// line in the README says.
     @Test func theReadmeExamplesParseAndDoWhatTheySay() throws {
-        let readme = try String(
-            contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md").path, encoding: .utf8)
-        let section = try #require(readme.components(separatedBy: "## POS data").dropFirst().first?.components(separatedBy: "\n## ").first)
-        let blocks = section.components(separatedBy: "```yaml\n").dropFirst().map { $0.components(separatedBy: "```").first! }
+        let blocks = try Markdown.codeBlocks("yaml", in: "README.md", after: "## POS data")
         try #require(blocks.count == 10)
         var formats: [OutputFormat] = []
         for block in blocks {

@@ -118,10 +118,7 @@ import Testing
     }
 
     @Test func theREADMEsPythonPOSClientAcksAndNaks() throws {
-        let readme = try String(
-            contentsOfFile: URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md").path, encoding: .utf8)
-        let block = try #require(readme.components(separatedBy: "A POS client that acks").dropFirst().first)
-        let script = try #require(block.components(separatedBy: "```python\n").dropFirst().first?.components(separatedBy: "```").first)
+        let script = try #require(try Markdown.codeBlocks("python", in: "README.md", after: "A POS client that acks").first)
         #expect(script.split(separator: "\n").count <= 20)
         let daemon = try start("socket:\n  acknowledge: required\n")
         let status = try daemon.connect()  // the socket is there
