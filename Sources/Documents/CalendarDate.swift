@@ -20,13 +20,28 @@ public struct CalendarDate: Equatable, Comparable, Sendable {
         self.init(year: year, month: month, day: day)
     }
 
+    /// The date of ISO 8601 text, YYYY-MM-DD; nil for anything else or no such day.
+    public init?(iso text: String) {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]) else { return nil }
+        self.init(checkedYear: year, month: month, day: day)
+    }
+
     /// ISO 8601, YYYY-MM-DD.
-    public var iso: String {
+    public var iso: String { formatted("YYYY-MM-DD") }
+
+    /// `pattern` with `YYYY`, `YY`, `MM` and `DD` standing for the date's parts, zero-padded; the
+    /// rest as written (a template's `date_format`).
+    public func formatted(_ pattern: String) -> String {
         func padded(_ value: Int, _ width: Int) -> String {
             let digits = String(value)
             return String(repeating: "0", count: max(0, width - digits.count)) + digits
         }
-        return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))"
+        var text = pattern
+        text = text.replacing("YYYY", with: padded(year, 4))
+        text = text.replacing("YY", with: padded(year % 100, 2))
+        text = text.replacing("MM", with: padded(month, 2))
+        return text.replacing("DD", with: padded(day, 2))
     }
 
     public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool {

@@ -232,7 +232,7 @@ public struct DocumentTemplate: Sendable, Hashable {
     private func value(_ name: String, of document: KioskDocument) -> String {
         switch document.field(name) {
         case .text(let text)?:
-            if name.hasSuffix("_date"), let date = Self.isoDate(text) { return format(date) }
+            if name.hasSuffix("_date"), let date = CalendarDate(iso: text) { return date.formatted(dateFormat) }
             if name == "sex", sex == .digits { return ["M": "1", "F": "2", "X": "9"][text] ?? text }
             return text
         case .number(let number)?: return String(number)
@@ -240,25 +240,6 @@ public struct DocumentTemplate: Sendable, Hashable {
         case .records(let records)?: return String(records.count)
         case nil: return ""
         }
-    }
-
-    /// `YYYY-MM-DD` as numbers.
-    private static func isoDate(_ text: String) -> (year: Int, month: Int, day: Int)? {
-        let parts = text.split(separator: "-")
-        guard parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]) else { return nil }
-        return (year, month, day)
-    }
-
-    private func format(_ date: (year: Int, month: Int, day: Int)) -> String {
-        func padded(_ value: Int, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        var text = dateFormat
-        text = text.replacing("YYYY", with: padded(date.year, 4))
-        text = text.replacing("YY", with: padded(date.year % 100, 2))
-        text = text.replacing("MM", with: padded(date.month, 2))
-        return text.replacing("DD", with: padded(date.day, 2))
     }
 }
 
