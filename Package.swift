@@ -50,23 +50,34 @@ let package = Package(
         // 2023-07 on also needs abseil (pkg-config re2 then lists it).
         .target(name: "CRE2", linkerSettings: [.linkedLibrary("re2")]),
 
-        // Pure Swift: frames, viewport, symbols and reads, AIM, GS1, content types, config model
-        // (the formatting rules' regexes through CRE2).
-        .target(name: "ScannerCore", dependencies: ["CRE2", "Documents"]),
+        // The OS boundary the other modules share: one clock and time type, a thread of its own,
+        // checked system calls, UNIX socket addresses and an atomic file writer.
+        .target(name: "Platform", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
+        // Frames, pixel geometry, the viewport and the camera's state (pure Swift).
+        .target(name: "Imaging"),
+        // Symbologies, symbols and reads; GS1, GTIN and Digital Link; content types; formatting rules
+        // (their regexes through CRE2) and output lines; kiosk documents in a read.
+        .target(name: "Codes", dependencies: ["Imaging", "Documents", "Platform", "CRE2"]),
         // Kiosk documents in a code's data: AAMVA driver's licences and ID cards, IATA boarding passes (pure Swift).
         .target(name: "Documents"),
+        // ZBar and zxing-cpp behind one protocol, and the config that picks them.
+        .target(name: "Decoding", dependencies: ["Codes", "Imaging", "CZBar", "CZXing"]),
+        // The read pipeline: change gate, look schedule, decoders, tracker and pack merger as one
+        // value, frames in, reads out.
+        .target(name: "ReadPipeline", dependencies: ["Decoding", "Codes", "Imaging"]),
+        // Keys, host keyboard layouts (xkeyboard-config through libxkbcommon), typing text as key
+        // chords, and HID POS reports.
+        .target(name: "Keyboard", dependencies: ["Codes", "CXKBCommon"]),
         // PNG, JPEG and PNM files into frames.
-        .target(name: "ImageFiles", dependencies: ["ScannerCore", "CPNG", "CTurboJPEG", .product(name: "SystemPackage", package: "swift-system")]),
-        // Decoders behind one protocol.
-        .target(name: "Decoding", dependencies: ["ScannerCore", "CZBar", "CZXing"]),
-        // The socket's wire protocol: commands, events both ways, status snapshots, the JSON
-        // settings, the socket address and a recording's index; the daemon and the tools share it.
-        .target(name: "ScannerProtocol", dependencies: ["ScannerCore", .product(name: "SystemPackage", package: "swift-system")]),
-        // Frames from a V4L2 camera through libv4l2, or replayed from a directory.
+        .target(name: "ImageFiles", dependencies: ["Imaging", "Platform", "CPNG", "CTurboJPEG", .product(name: "SystemPackage", package: "swift-system")]),
+        // The socket's wire protocol: commands, events both ways, status snapshots, the socket's
+        // settings; the daemon and the tools share it.
+        .target(name: "ScannerProtocol", dependencies: ["Codes", "Imaging", "Platform", .product(name: "SystemPackage", package: "swift-system")]),
+        // Frames from a V4L2 camera through libv4l2, libcamera, or replayed from a directory; recordings.
         .target(
             name: "Capture",
             dependencies: [
-                "ScannerCore", "ScannerProtocol", "ImageFiles", "CV4L2", "CTurboJPEG", "CLibcameraAPI",
+                "Imaging", "Codes", "ImageFiles", "Platform", "CV4L2", "CTurboJPEG", "CLibcameraAPI",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
@@ -75,31 +86,35 @@ let package = Package(
         .target(
             name: "Feedback",
             dependencies: [
-                "ScannerCore", "CGPIOLines",
+                "Platform", "CGPIOLines",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // Host keyboard layouts (xkeyboard-config through libxkbcommon) as the wedge's key tables.
-        .target(name: "Keymaps", dependencies: ["ScannerCore", "CXKBCommon"]),
-        // Outputs besides the socket: serial ports and keyboard wedges (uinput, USB HID gadget).
+        // Outputs besides the socket: serial ports, keyboard wedges (uinput, USB HID gadget), HID POS.
         .target(
             name: "Outputs",
             dependencies: [
-                "ScannerCore", "ScannerProtocol", "Keymaps", "CUInput", .product(name: "Logging", package: "swift-log"),
+                "Codes", "Keyboard", "Platform", "CUInput", .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // The config file, parsed with libyaml into the ScannerCore model.
-        .target(name: "ConfigFile", dependencies: ["ScannerCore", "Keymaps", "CYAML", .product(name: "SystemPackage", package: "swift-system")]),
+        // The config file, parsed with libyaml and assembled into the whole ScannerConfig.
+        .target(
+            name: "ConfigFile",
+            dependencies: [
+                "Capture", "Codes", "Decoding", "Feedback", "Imaging", "Keyboard", "Outputs", "ReadPipeline", "ScannerProtocol", "CYAML",
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]),
 
-        // The supervisor: capture loop, tracking, the UNIX socket, systemd notify, reload.
+        // The supervisor: capture loop, delivery over the UNIX socket, systemd notify, reload.
         .target(
             name: "Daemon",
             dependencies: [
-                "ScannerCore", "ScannerProtocol", "Capture", "Decoding", "ConfigFile", "Feedback", "Outputs", "CMalloc", "CSocketQueue",
+                "Codes", "Imaging", "Platform", "ReadPipeline", "ScannerProtocol", "Capture", "Decoding", "ConfigFile", "Feedback", "Outputs",
+                "CMalloc", "CSocketQueue",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -113,17 +128,18 @@ let package = Package(
         .target(
             name: "Bridge",
             dependencies: [
-                "ScannerCore", "ScannerProtocol", "CMosquitto", .product(name: "Logging", package: "swift-log"),
+                "Codes", "ConfigFile", "Platform", "ScannerProtocol", "CMosquitto", .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .executableTarget(
-            name: "kiosk-scanner-mqtt", dependencies: ["Bridge", "ConfigFile", "ScannerCore", .product(name: "Logging", package: "swift-log")]),
+            name: "kiosk-scanner-mqtt", dependencies: ["Bridge", "ConfigFile", "Platform", .product(name: "Logging", package: "swift-log")]),
 
         .executableTarget(
             name: "kiosk-scanner",
             dependencies: [
-                "ScannerCore", "ScannerProtocol", "ImageFiles", "Decoding", "ConfigFile", "Daemon", "Feedback", "Keymaps",
+                "Codes", "Imaging", "Platform", "ScannerProtocol", "Capture", "ImageFiles", "Decoding", "ConfigFile", "Daemon", "Feedback",
+                "Keyboard",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -134,28 +150,39 @@ let package = Package(
         .target(name: "ZBarAnchor", dependencies: ["CZBar"], path: "Benchmarks/ZBarAnchor"),
         .executableTarget(
             name: "decode-bench",
-            dependencies: ["ScannerCore", "ImageFiles", "Decoding", "ZBarAnchor"],
+            dependencies: ["Codes", "Imaging", "ImageFiles", "Decoding", "ReadPipeline", "ZBarAnchor"],
             path: "Benchmarks/decode-bench"
         ),
 
         // Test-only machinery: barcode images made with zint and qrencode, frames, running the binary.
         .target(
             name: "ScannerTestSupport",
-            dependencies: ["ScannerCore", "ImageFiles", "CTurboJPEG"],
+            dependencies: ["Codes", "Documents", "Imaging", "ImageFiles", "Keyboard", "CTurboJPEG"],
             path: "Tests/ScannerTestSupport"
         ),
-        .testTarget(name: "ScannerCoreTests", dependencies: ["ScannerCore", "Documents", "ScannerTestSupport"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        .testTarget(name: "CodesTests", dependencies: ["Codes", "Imaging", "Documents", "ScannerTestSupport"]),
         .testTarget(name: "DocumentsTests", dependencies: ["Documents", "ScannerTestSupport"]),
-        .testTarget(name: "ScannerProtocolTests", dependencies: ["ScannerProtocol", "ScannerCore"]),
-        .testTarget(name: "DecodingTests", dependencies: ["Decoding", "ImageFiles", "ScannerCore", "ScannerTestSupport"]),
-        .testTarget(name: "ConfigFileTests", dependencies: ["ConfigFile", "ScannerCore", "Documents", "ScannerTestSupport"]),
-        .testTarget(name: "OutputsTests", dependencies: ["ScannerCore", "Keymaps", "ScannerTestSupport"]),
-        .testTarget(name: "CLITests", dependencies: ["ScannerCore", "ScannerTestSupport"]),
-        .testTarget(name: "BridgeTests", dependencies: ["Bridge", "ScannerTestSupport"]),
+        .testTarget(name: "ReadPipelineTests", dependencies: ["ReadPipeline", "Decoding", "Codes", "Imaging", "ImageFiles", "ScannerTestSupport"]),
+        .testTarget(name: "KeyboardTests", dependencies: ["Keyboard", "Codes", "ScannerTestSupport"]),
+        .testTarget(name: "FeedbackTests", dependencies: ["Feedback"]),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "Codes", "Imaging"]),
+        .testTarget(name: "ScannerProtocolTests", dependencies: ["ScannerProtocol", "Codes", "Imaging", "Platform", "ScannerTestSupport"]),
+        .testTarget(name: "DecodingTests", dependencies: ["Decoding", "ImageFiles", "Codes", "Imaging", "ScannerTestSupport"]),
+        .testTarget(
+            name: "ConfigFileTests",
+            dependencies: [
+                "ConfigFile", "Capture", "Codes", "Decoding", "Documents", "Feedback", "Imaging", "Keyboard", "Outputs", "ReadPipeline",
+                "ScannerProtocol", "ScannerTestSupport",
+            ]),
+        .testTarget(name: "CLITests", dependencies: ["Codes", "ImageFiles", "Imaging", "Keyboard", "ScannerTestSupport"]),
+        .testTarget(name: "BridgeTests", dependencies: ["Bridge", "Codes", "ConfigFile", "Platform", "ScannerProtocol", "ScannerTestSupport"]),
         .testTarget(
             name: "DaemonTests",
             dependencies: [
-                "Daemon", "ScannerCore", "ScannerProtocol", "ImageFiles", "ScannerTestSupport", "Feedback", "Outputs",
+                "Daemon", "Capture", "Codes", "ConfigFile", "Decoding", "Imaging", "Platform", "ReadPipeline", "ScannerProtocol", "ImageFiles",
+                "ScannerTestSupport", "Feedback", "Outputs",
                 .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]),
@@ -173,13 +200,13 @@ if Context.environment["KIOSK_SCANNER_FUZZ"] != nil {
     let fuzzTargets: [(name: String, dependencies: [Target.Dependency])] = [
         ("fuzz-config", ["ConfigFile"]),
         ("fuzz-command", ["ScannerProtocol"]),
-        ("fuzz-gs1", ["ScannerCore"]),
-        ("fuzz-digital-link", ["ScannerCore"]),
-        ("fuzz-content-type", ["ScannerCore"]),
+        ("fuzz-gs1", ["Codes"]),
+        ("fuzz-digital-link", ["Codes"]),
+        ("fuzz-content-type", ["Codes"]),
         ("fuzz-spool", ["Bridge"]),
-        ("fuzz-hidpos", ["ScannerCore"]),
-        ("fuzz-image", ["ImageFiles", "ScannerCore"]),
-        ("fuzz-documents", ["Documents", "ScannerCore"]),
+        ("fuzz-hidpos", ["Keyboard"]),
+        ("fuzz-image", ["ImageFiles", "Imaging"]),
+        ("fuzz-documents", ["Documents", "Codes"]),
     ]
     package.targets += fuzzTargets.map { .executableTarget(name: $0.name, dependencies: ["FuzzSupport"] + $0.dependencies, path: "Fuzz/Sources/\($0.name)") }
 }

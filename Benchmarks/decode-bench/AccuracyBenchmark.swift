@@ -1,7 +1,8 @@
+import Codes
 import Decoding
 import Foundation
 import ImageFiles
-import ScannerCore
+import Imaging
 
 /// Read rate per corpus set: ours (in process, full viewport) beside zbarimg on the same files.
 /// An image is read when a reported text equals the expected one after the same normalisation

@@ -1,7 +1,8 @@
 import Decoding
 import Foundation
 import ImageFiles
-import ScannerCore
+import Imaging
+import ReadPipeline
 import ZBarAnchor
 
 /// Per-frame decode cost: ours (ZBarDecoder through the viewport API) against the bare C loop, on

@@ -1,3 +1,4 @@
+import Codes
 import FoundationEssentials
 import ScannerProtocol
 

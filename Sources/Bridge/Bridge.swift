@@ -1,7 +1,8 @@
 import CMosquitto
+import Codes
 import FoundationEssentials
 import Logging
-import ScannerCore
+import Platform
 import ScannerProtocol
 import Synchronization
 import SystemPackage

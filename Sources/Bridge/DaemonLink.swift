@@ -1,7 +1,7 @@
 import Dispatch
 import FoundationEssentials
 import Logging
-import ScannerCore
+import Platform
 import ScannerProtocol
 import Synchronization
 

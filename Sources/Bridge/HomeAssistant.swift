@@ -1,5 +1,5 @@
+import Codes
 import FoundationEssentials
-import ScannerProtocol
 
 /// Home Assistant MQTT discovery (home-assistant.io, "MQTT Discovery"): retained config messages
 /// under `homeassistant/<component>/<node>/<object>/config` that make the scanner a device with a

@@ -1,4 +1,5 @@
 import CMosquitto
+import Codes
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,5 @@
+import ConfigFile
 import FoundationEssentials
-import ScannerCore
 import SystemPackage
 
 #if canImport(Glibc)

@@ -1,4 +1,5 @@
-import ScannerProtocol
+import Codes
+import Platform
 import Synchronization
 import SystemPackage
 

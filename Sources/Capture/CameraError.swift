@@ -1,4 +1,5 @@
-import ScannerCore
+import Codes
+import Imaging
 import SystemPackage
 
 /// Why a frame source cannot deliver frames, as the camera state it puts the scanner in.

@@ -1,7 +1,8 @@
 import CLibcameraAPI
+import Codes
 import FoundationEssentials
+import Imaging
 import Logging
-import ScannerCore
 
 #if canImport(Glibc)
     import Glibc

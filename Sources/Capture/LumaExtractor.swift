@@ -1,5 +1,5 @@
 import CTurboJPEG
-import ScannerCore
+import Imaging
 
 /// Turns a camera buffer into a frame of luma, whichever source filled it (V4L2 or libcamera):
 /// a plane format points into the buffer (no copy), packed YUV takes one pass into a plane kept

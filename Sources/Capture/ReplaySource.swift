@@ -1,8 +1,9 @@
+import Codes
 import FoundationEssentials
 import Glibc
 import ImageFiles
-import ScannerCore
-import ScannerProtocol
+import Imaging
+import Platform
 
 /// Plays the images of a directory (PNG, JPEG, PGM/PPM, sorted by name) as a camera at a set fps,
 /// looping. The demo default, and a way to replay a field recording at a desk: a directory made by

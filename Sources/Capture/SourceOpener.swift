@@ -1,7 +1,6 @@
 import FoundationEssentials
 import Glibc
 import Logging
-import ScannerCore
 
 /// Turns `camera.device` into an open frame source: a path, `auto`, `libcamera[:ID]`, or `replay:DIR`.
 public enum SourceOpener {

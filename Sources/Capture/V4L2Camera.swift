@@ -1,6 +1,6 @@
 import CV4L2
+import Imaging
 import Logging
-import ScannerCore
 import SystemPackage
 
 #if canImport(Glibc)

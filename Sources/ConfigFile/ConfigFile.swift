@@ -1,4 +1,10 @@
-import ScannerCore
+import Capture
+import Codes
+import Decoding
+import Documents
+import Imaging
+import ReadPipeline
+import ScannerProtocol
 import SystemPackage
 
 #if canImport(Glibc)

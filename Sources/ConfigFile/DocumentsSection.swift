@@ -1,4 +1,6 @@
-import ScannerCore
+import Codes
+import Documents
+import Outputs
 
 /// The kiosk-document keys (docs/documents.md): `documents` (whether codes are parsed as documents at
 /// all), `id` and `boarding_pass` (which fields consumers get, and whether the raw data goes anywhere),

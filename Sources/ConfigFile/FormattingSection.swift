@@ -1,4 +1,6 @@
-import ScannerCore
+import Codes
+import Documents
+import Outputs
 
 /// The formatting keys of an output or of the socket: `gtin`, `rules` and `unmatched`. `documents`
 /// gives the ages whose `age_over_N` an `id_template` may name.

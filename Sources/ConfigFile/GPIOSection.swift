@@ -1,4 +1,6 @@
-import ScannerCore
+import Codes
+import Feedback
+import ScannerProtocol
 
 /// The `gpio` and `feedback` sections.
 extension ConfigFile {
@@ -34,7 +36,7 @@ extension ConfigFile {
         var named = try section.section("named")
         for name in named.allKeys() {
             var patternSection = try named.section(name)
-            guard GPIOConfig.isPatternName(name) else {
+            guard Command.isReason(name) else {
                 throw patternSection.error("a pattern's name is what `nak SEQ NAME` sends: letters, digits, '-' and '_', at most 32")
             }
             gpio.named[name] = try pattern(&patternSection, default: gpio.rejected)

@@ -1,4 +1,3 @@
-import ScannerCore
 
 /// The `mqtt` section: the bridge's broker, identity, topics, TLS and spool.
 extension ConfigFile {

@@ -1,5 +1,7 @@
-import Keymaps
-import ScannerCore
+import Codes
+import Documents
+import Keyboard
+import Outputs
 
 /// The `outputs` list: serial ports and keyboard wedges, each with its framing.
 extension ConfigFile {

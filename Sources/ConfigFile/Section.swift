@@ -1,3 +1,4 @@
+import Documents
 /// One mapping of the config file, read key by key; a key nobody asked for is an error.
 struct Section {
     let file: String

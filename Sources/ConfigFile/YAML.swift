@@ -1,4 +1,5 @@
 import CYAML
+import Codes
 
 /// A YAML document as the config reader needs it: mappings, sequences and scalars, each with the
 /// line it starts on. Composed from libyaml's parser events; anchors and aliases are resolved.

@@ -1,11 +1,15 @@
 import CMalloc
 import Capture
+import Codes
+import ConfigFile
 import Decoding
 import Feedback
 import FoundationEssentials
 import Glibc
+import Imaging
 import Logging
-import ScannerCore
+import Platform
+import ReadPipeline
 import Synchronization
 
 /// Where reads go once the capture loop has made them.

@@ -1,3 +1,4 @@
+import Codes
 import NIOCore
 import ScannerProtocol
 

@@ -1,6 +1,6 @@
 import Feedback
 import Outputs
-import ScannerCore
+import Platform
 import ScannerProtocol
 import Synchronization
 

@@ -1,5 +1,6 @@
 import CSocketQueue
 import Glibc
+import Imaging
 import NIOCore
 import NIOPosix
 import ScannerProtocol

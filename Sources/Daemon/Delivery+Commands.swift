@@ -1,6 +1,10 @@
+import Codes
+import Documents
 import FoundationEssentials
+import Imaging
 import NIOCore
-import ScannerCore
+import Outputs
+import Platform
 import ScannerProtocol
 import Synchronization
 

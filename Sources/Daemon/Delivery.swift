@@ -1,9 +1,9 @@
+import Codes
 import Feedback
 import FoundationEssentials
 import Logging
 import NIOCore
 import Outputs
-import ScannerCore
 import ScannerProtocol
 
 /// The one owner of every read from the moment capture hands it over to its outcome (README, "The

@@ -1,6 +1,9 @@
+import Codes
+import Documents
 import FoundationEssentials
 import Glibc
-import ScannerCore
+import Imaging
+import Outputs
 import Synchronization
 
 /// One frame copied out of the capture loop for a client: the `snapshot` reply, or one frame of a

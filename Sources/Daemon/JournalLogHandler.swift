@@ -1,3 +1,4 @@
+import Documents
 import Glibc
 import Logging
 

@@ -1,4 +1,3 @@
-import Outputs
 import ScannerProtocol
 
 /// The counters in the Prometheus text exposition format, for the `metrics` command.

@@ -1,6 +1,6 @@
+import ConfigFile
 import Logging
-import ScannerCore
-import ScannerProtocol
+import Platform
 import ServiceLifecycle
 import Synchronization
 import SystemPackage

@@ -1,7 +1,7 @@
+import Codes
 import Dispatch
 import FoundationEssentials
 import NIOCore
-import ScannerCore
 import ScannerProtocol
 
 /// Where the capture loop hands reads (and the scanner's state changes) over. The socket's line is

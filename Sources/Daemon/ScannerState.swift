@@ -1,6 +1,8 @@
+import ConfigFile
 import Feedback
+import Imaging
 import Logging
-import ScannerCore
+import ScannerProtocol
 import Synchronization
 
 /// What the scanner is doing, as `state` events and `status` report it.

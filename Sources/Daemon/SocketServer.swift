@@ -3,8 +3,6 @@ import Glibc
 import Logging
 import NIOCore
 import NIOPosix
-import Outputs
-import ScannerCore
 import ScannerProtocol
 import Synchronization
 import SystemPackage

@@ -1,11 +1,13 @@
+import Codes
 import ConfigFile
 import Feedback
 import FoundationEssentials
+import Imaging
 import Logging
 import NIOCore
 import NIOPosix
 import Outputs
-import ScannerCore
+import Platform
 import ServiceLifecycle
 import Synchronization
 import UnixSignals

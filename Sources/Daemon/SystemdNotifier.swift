@@ -1,5 +1,4 @@
-import ScannerCore
-import ScannerProtocol
+import Platform
 import Synchronization
 import SystemPackage
 

@@ -1,4 +1,5 @@
-import ScannerCore
+import Codes
+import Imaging
 
 /// Something that finds codes in a frame. One instance is used by one task at a time.
 public protocol Decoder: AnyObject {

@@ -1,4 +1,5 @@
-import ScannerCore
+import Codes
+import Imaging
 
 /// Builds the decoder a config asks for.
 public enum Decoders {

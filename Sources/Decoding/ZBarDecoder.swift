@@ -1,5 +1,6 @@
 import CZBar
-import ScannerCore
+import Codes
+import Imaging
 
 /// Decodes 1D codes and QR with libzbar, reading the frame's luma plane in place.
 ///

@@ -1,5 +1,6 @@
 import CZXing
-import ScannerCore
+import Codes
+import Imaging
 
 /// Decodes with zxing-cpp 3 through its own C API (`ZXingC.h`, built by `scripts/zxing-cpp`):
 /// DataMatrix, Aztec, PDF417, Micro QR, rMQR and DataBar Limited, which ZBar cannot read, QR,

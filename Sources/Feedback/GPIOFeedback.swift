@@ -1,5 +1,4 @@
 import Logging
-import ScannerCore
 import ServiceLifecycle
 import Synchronization
 

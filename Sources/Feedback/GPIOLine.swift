@@ -1,6 +1,5 @@
 import CGPIOLines
 import Glibc
-import ScannerCore
 import Synchronization
 import SystemPackage
 

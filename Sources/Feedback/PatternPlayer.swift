@@ -1,4 +1,3 @@
-import ScannerCore
 import Synchronization
 
 /// Plays feedback patterns on the buzzer and flash LED, on a task of its own: capture and decoding

@@ -2,7 +2,7 @@ import Dispatch
 import FoundationEssentials
 import Glibc
 import Logging
-import ScannerCore
+import Platform
 import Synchronization
 
 /// The trigger button: edge events on a thread of its own, debounced, each press reported once.

@@ -1,7 +1,6 @@
 import CGPIOLines
 import FoundationEssentials
 import Glibc
-import ScannerCore
 
 /// The chips and lines libgpiod sees, and a hands-on check of the configured wiring (`gpio-test`).
 public enum WiringCheck {

@@ -1,4 +1,4 @@
-import ScannerCore
+import Imaging
 import SystemPackage
 
 #if canImport(Glibc)

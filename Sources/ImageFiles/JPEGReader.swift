@@ -1,5 +1,5 @@
 import CTurboJPEG
-import ScannerCore
+import Imaging
 
 /// JPEG through libturbojpeg, decoded to grey; a warning such as a truncated file is an error.
 enum JPEGReader {

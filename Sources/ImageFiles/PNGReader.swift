@@ -1,5 +1,5 @@
 import CPNG
-import ScannerCore
+import Imaging
 
 /// PNG through libpng's simplified API, straight to 8-bit grey, composed on white where transparent.
 enum PNGReader {

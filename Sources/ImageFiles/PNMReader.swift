@@ -1,4 +1,4 @@
-import ScannerCore
+import Imaging
 
 /// Netpbm images: PBM (P1, P4), PGM (P2, P5) and PPM (P3, P6), any maxval up to 65535, as grey.
 enum PNMReader {

@@ -1,4 +1,5 @@
 import CPNG
+import Platform
 
 /// An 8-bit RGB picture, for images the tools write (the annotated `snapshot`).
 public struct RGBImage: Sendable {

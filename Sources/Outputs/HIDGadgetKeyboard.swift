@@ -1,6 +1,6 @@
 import FoundationEssentials
 import Glibc
-import ScannerCore
+import Keyboard
 
 /// The board as the POS PC's USB keyboard, through the HID gadget's /dev/hidg0: 8-byte boot
 /// keyboard reports (modifiers, reserved, six keys), an all-zero release after every key. The

@@ -1,5 +1,6 @@
+import Codes
+import Keyboard
 import Logging
-import ScannerCore
 import ScannerProtocol
 import ServiceLifecycle
 

@@ -1,8 +1,8 @@
+import Codes
 import FoundationEssentials
 import Glibc
-import Keymaps
+import Keyboard
 import Logging
-import ScannerCore
 import ScannerProtocol
 import ServiceLifecycle
 

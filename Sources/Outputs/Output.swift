@@ -1,8 +1,10 @@
+import Codes
 import Dispatch
 import FoundationEssentials
 import Glibc
+import Keyboard
 import Logging
-import ScannerCore
+import Platform
 import ScannerProtocol
 import ServiceLifecycle
 import Synchronization

@@ -1,7 +1,7 @@
+import Codes
 import FoundationEssentials
 import Glibc
 import Logging
-import ScannerCore
 import ScannerProtocol
 import ServiceLifecycle
 import SystemPackage

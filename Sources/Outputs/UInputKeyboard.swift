@@ -1,7 +1,7 @@
 import CUInput
 import FoundationEssentials
 import Glibc
-import ScannerCore
+import Keyboard
 import SystemPackage
 
 /// A virtual keyboard made through /dev/uinput: created once, then EV_KEY press and release

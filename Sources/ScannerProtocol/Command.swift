@@ -1,4 +1,4 @@
-import ScannerCore
+import Codes
 
 /// A line a client sends on the socket, parsed. Every line gets exactly one reply line.
 public enum Command: Equatable, Sendable {
@@ -62,7 +62,7 @@ public enum Command: Equatable, Sendable {
             var rest = arguments[...]
             let seq = rest.first.flatMap { UInt64($0) }
             if seq != nil { rest = rest.dropFirst() }
-            guard rest.count <= 1, rest.allSatisfy(GPIOConfig.isPatternName) else {
+            guard rest.count <= 1, rest.allSatisfy(Command.isReason) else {
                 return .failure(CommandError("usage: nak [SEQ] [REASON] (REASON: letters, digits, '-' and '_', at most 32)"))
             }
             return .success(.nak(seq: seq, reason: rest.first))
@@ -103,4 +103,13 @@ public enum Command: Equatable, Sendable {
 public struct CommandError: Error, Equatable, Sendable {
     public let message: String
     public init(_ message: String) { self.message = message }
+}
+
+extension Command {
+    /// Whether `word` may be a nak's reason (which is also logged), and so name a feedback pattern
+    /// (`feedback.named`): lower-case letters, digits, '-' and '_', at most 32.
+    public static func isReason(_ word: String) -> Bool {
+        (1...32).contains(word.utf8.count)
+            && word.utf8.allSatisfy { $0 == 0x2D || $0 == 0x5F || (0x30...0x39).contains($0) || (0x61...0x7A).contains($0) }
+    }
 }

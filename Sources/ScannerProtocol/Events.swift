@@ -1,5 +1,6 @@
+import Codes
 import FoundationEssentials
-import ScannerCore
+import Imaging
 
 /// The lines the socket sends in its JSON format, each an object with a `type`. The daemon encodes
 /// them, the command-line tools (`status`, `listen`, `snapshot`, `record`) decode them.

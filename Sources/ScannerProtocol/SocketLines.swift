@@ -1,4 +1,6 @@
+import Codes
 import FoundationEssentials
+import Platform
 import SystemPackage
 
 #if canImport(Glibc)

@@ -1,7 +1,7 @@
 import Bridge
 import ConfigFile
 import Logging
-import ScannerCore
+import Platform
 
 #if canImport(Glibc)
     import Glibc

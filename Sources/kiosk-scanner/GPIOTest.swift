@@ -3,7 +3,6 @@ import ConfigFile
 import Feedback
 import FoundationEssentials
 import Glibc
-import ScannerCore
 
 /// `kiosk-scanner gpio-test`: lists the GPIO chips and drives each configured line, for checking the wiring.
 struct GPIOTest: ParsableCommand {

@@ -1,7 +1,8 @@
 import ArgumentParser
+import Codes
 import Daemon
 import FoundationEssentials
-import ScannerCore
+import Keyboard
 import SystemPackage
 
 #if canImport(Glibc)

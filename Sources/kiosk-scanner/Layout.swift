@@ -1,6 +1,6 @@
 import ArgumentParser
-import Keymaps
-import ScannerCore
+import Codes
+import Keyboard
 
 /// `kiosk-scanner layout NAME [TEXT]`: what the keyboard wedge types, key by key, on a host with
 /// that layout; for checking a layout (and its dead keys) before configuring it. It goes the wedge's

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Daemon
 import FoundationEssentials
-import ScannerCore
 import ScannerProtocol
 import SystemPackage
 

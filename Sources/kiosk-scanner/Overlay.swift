@@ -1,5 +1,5 @@
 import ImageFiles
-import ScannerCore
+import Imaging
 
 /// What `snapshot` draws on a frame: the viewport, and each code's outline and text.
 /// Lines go just outside what they mark, so that the annotated picture still scans.

@@ -1,6 +1,8 @@
 import ArgumentParser
+import Capture
+import Codes
 import FoundationEssentials
-import ScannerCore
+import Platform
 import ScannerProtocol
 import SystemPackage
 

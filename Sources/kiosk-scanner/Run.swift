@@ -4,7 +4,6 @@ import Daemon
 import FoundationEssentials
 import Glibc
 import Logging
-import ScannerCore
 import ScannerProtocol
 
 /// `kiosk-scanner run`: the daemon.

@@ -1,12 +1,13 @@
 import ArgumentParser
+import Codes
 import ConfigFile
 import Daemon
 import Decoding
 import FoundationEssentials
 import Glibc
 import ImageFiles
-import ScannerCore
-import ScannerProtocol
+import Imaging
+import ReadPipeline
 
 /// `kiosk-scanner scan FILE...`: decodes image files the way the daemon decodes frames.
 struct Scan: ParsableCommand {

@@ -1,8 +1,9 @@
 import ArgumentParser
+import Daemon
 import FoundationEssentials
 import Glibc
 import ImageFiles
-import ScannerCore
+import Platform
 import ScannerProtocol
 import SystemPackage
 

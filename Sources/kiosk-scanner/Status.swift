@@ -1,7 +1,7 @@
 import ArgumentParser
+import Codes
 import FoundationEssentials
 import Glibc
-import ScannerCore
 import ScannerProtocol
 import SystemPackage
 

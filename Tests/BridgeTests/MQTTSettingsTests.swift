@@ -1,7 +1,8 @@
-import ScannerCore
+@testable import Bridge
+import Bridge
+import ConfigFile
 import Testing
 
-@testable import Bridge
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,6 @@
+import Codes
 import Foundation
-import ScannerCore
+import Keyboard
 import ScannerTestSupport
 import Testing
 

@@ -1,6 +1,5 @@
 import Foundation
 import ImageFiles
-import ScannerCore
 import ScannerTestSupport
 import Testing
 

@@ -1,6 +1,9 @@
+import Codes
 import ConfigFile
+import Decoding
+import Feedback
 import Foundation
-import ScannerCore
+import ReadPipeline
 import Testing
 
 @Suite struct ConfigFileTests {

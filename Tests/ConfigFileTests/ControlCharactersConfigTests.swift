@@ -1,5 +1,4 @@
 import ConfigFile
-import ScannerCore
 import Testing
 
 /// `control_characters` on each output and on the socket, and its defaults.

@@ -1,7 +1,8 @@
+import Codes
 import ConfigFile
 import Documents
 import Foundation
-import ScannerCore
+import Imaging
 import ScannerTestSupport
 import Testing
 

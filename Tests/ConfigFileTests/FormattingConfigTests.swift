@@ -1,6 +1,8 @@
+import Codes
 import ConfigFile
 import Foundation
-import ScannerCore
+import Imaging
+import ReadPipeline
 import ScannerTestSupport
 import Testing
 

@@ -1,5 +1,4 @@
 import ConfigFile
-import ScannerCore
 import Testing
 
 /// The `mqtt` section, which the bridge reads from the daemon's own config file.

@@ -1,14 +1,19 @@
 import Capture
+import Codes
+import ConfigFile
+@testable import Daemon
+import Daemon
 import Feedback
 import Foundation
 import ImageFiles
+import Imaging
 import Logging
-import ScannerCore
+import Platform
+import ScannerProtocol
 import ScannerTestSupport
 import Synchronization
 import Testing
 
-@testable import Daemon
 
 /// The capture loop in this process, with a scripted camera and clock: the rules of the loop itself
 /// (a trigger session ends at its first read, a silent camera counts as interrupted, reconnects are

@@ -1,14 +1,16 @@
+import Codes
+@testable import Daemon
+import Daemon
 import Feedback
 import Foundation
+import Imaging
 import Logging
 import NIOCore
 import NIOEmbedded
 import Outputs
-import ScannerCore
 import ScannerProtocol
 import Synchronization
 
-@testable import Daemon
 
 /// `Delivery` on an EmbeddedEventLoop, with consumers as EmbeddedChannels whose reading the test
 /// plays, a feedback recorder and outputs that answer as told: the delivery rules in-process,

@@ -1,11 +1,11 @@
+import Codes
+@testable import Daemon
 import Glibc
 import Logging
 import NIOCore
-import ScannerCore
 import ScannerProtocol
 import Testing
 
-@testable import Daemon
 
 /// The delivery rules (README, "The socket"), in-process: framing, hold and expiry, fan-out,
 /// clients that never read, acks, naks and timeouts, the feedback decision and the counter identity.

@@ -1,6 +1,8 @@
+import Codes
+import Decoding
 import Foundation
 import ImageFiles
-import ScannerCore
+import Imaging
 import ScannerTestSupport
 import Testing
 

@@ -1,6 +1,6 @@
 import Foundation
 import ImageFiles
-import ScannerCore
+import Imaging
 import ScannerTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
+import Codes
 import Foundation
 import ImageFiles
-import ScannerCore
+import Imaging
 import ScannerTestSupport
 import Testing
 

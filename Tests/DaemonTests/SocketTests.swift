@@ -1,3 +1,4 @@
+import Codes
 import Daemon
 import Foundation
 import ScannerProtocol

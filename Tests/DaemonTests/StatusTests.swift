@@ -1,6 +1,6 @@
 import Daemon
 import Foundation
-import ScannerProtocol
+import Platform
 import ScannerTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
+import Decoding
 import Foundation
 import ImageFiles
-import ScannerCore
+import Imaging
 import ScannerTestSupport
 import Testing
 

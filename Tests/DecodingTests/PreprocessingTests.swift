@@ -1,6 +1,6 @@
 import Decoding
 import ImageFiles
-import ScannerCore
+import Imaging
 import ScannerTestSupport
 import Testing
 

@@ -1,6 +1,7 @@
+import Codes
 import Decoding
 import ImageFiles
-import ScannerCore
+import Imaging
 import ScannerTestSupport
 import Testing
 

@@ -1,18 +1,18 @@
+import Codes
 import Foundation
-import ScannerCore
+import Imaging
+import Platform
 import ScannerProtocol
+import ScannerTestSupport
 import Testing
 
 /// The socket's JSON events as the daemon encodes them and the tools decode them.
 @Suite struct EventTests {
     static let box = Corners([Point(x: 0, y: 0), Point(x: 9, y: 0), Point(x: 9, y: 9), Point(x: 0, y: 9)])
 
-    static func read(_ symbology: Symbology, _ text: String, gs1: Bool = false) -> Read {
-        Read(symbol: Symbol(symbology: symbology, bytes: Array(text.utf8), isGS1: gs1, corners: box), frame: Size(width: 10, height: 10))
-    }
 
     @Test func jsonCarriesTextBytesAndCorners() throws {
-        var read = Self.read(.qr, "Grüße")
+        var read = Read.sample(.qr, "Grüße")
         read.seq = 7
         let object = try JSONSerialization.jsonObject(with: JSONEncoder.forEvents().encode(read)) as! [String: Any]
         #expect(object["text"] as? String == "Grüße")
@@ -29,10 +29,10 @@ import Testing
 
     /// What `listen` and `record` decode is the read the daemon encoded, to the millisecond.
     @Test func aScanEventDecodesToTheReadItCarries() throws {
-        var read = Self.read(.code128, "010950600013435217261231", gs1: true)
+        var read = Read.sample(.code128, "010950600013435217261231", gs1: true)
         read.seq = 42
         read.time = Date(timeIntervalSince1970: 1_795_000_000.042)
-        read.merged = [MergedCode(Self.read(.ean13, "9506000134352"))]
+        read.merged = [MergedCode(Read.sample(.ean13, "9506000134352"))]
         let line = Event.scan(read, formatted: "09506000134352", encoder: .forEvents())
         #expect(try JSONDecoder().decode(Envelope.self, from: Data(line.utf8)).type == "scan")
         let event = try JSONDecoder.forEvents().decode(ScanEvent.self, from: Data(line.utf8))
@@ -72,26 +72,13 @@ import Testing
         let pixels: [UInt8] = (0..<12).map { UInt8($0 * 20) }
         let frame = FrameEvent(
             sequence: 9, timestampNs: 123_456_789, width: 4, height: 3, viewport: PixelRect(x: 1, y: 0, width: 2, height: 3),
-            symbols: [Self.read(.qr, "A")], reads: [])
+            symbols: [Read.sample(.qr, "A")], reads: [])
         let line = Event.frame(frame, luma: pixels, encoder: .forEvents())
         let decoded = try JSONDecoder.forEvents().decode(FrameEvent.self, from: Data(line.utf8))
         #expect(decoded.type == "frame" && decoded.sequence == 9 && decoded.timestampNs == 123_456_789)
         #expect(decoded.viewport == frame.viewport)
         #expect(decoded.symbols.map(\.text) == ["A"])
         #expect(Data(base64Encoded: decoded.luma).map { [UInt8]($0) } == pixels)
-    }
-
-    @Test func aRecordingIndexMadeByHandNeedsOnlyFilesAndTimes() throws {
-        let hand = #"{"frames": [{"file": "001.pgm", "timestamp_ns": 5}]}"#
-        let index = try JSONDecoder.forEvents().decode(RecordingIndex.self, from: Data(hand.utf8))
-        #expect(index.version == 1 && index.missedFrames == 0)
-        #expect(index.frames.map(\.file) == ["001.pgm"] && index.frames[0].reads.isEmpty)
-        var written = RecordingIndex()
-        written.missedFrames = 2
-        written.frames = [RecordingIndex.Entry(file: "frame-000001.pgm", sequence: 4, timestampNs: 7, reads: [Self.read(.ean13, "5901234123457")])]
-        let again = try JSONDecoder.forEvents().decode(RecordingIndex.self, from: JSONEncoder.forEvents().encode(written))
-        #expect(again.missedFrames == 2 && again.frames[0].sequence == 4 && again.frames[0].reads.map(\.text) == ["5901234123457"])
-        #expect(throws: DecodingError.self) { try JSONDecoder.forEvents().decode(RecordingIndex.self, from: Data(#"{"frames": [{"file": "a"}]}"#.utf8)) }
     }
 
     @Test(arguments: [
@@ -111,5 +98,10 @@ import Testing
     ])
     func otherTextIsNotATime(text: String) {
         #expect(UTCTime.date(iso8601: text) == nil)
+    }
+
+    /// Socket clients are programs that take the data as it was encoded (JSON escapes it anyway).
+    @Test func theSocketKeepsControlCharactersByDefault() {
+        #expect(SocketConfig().controlCharacters == .keep)
     }
 }

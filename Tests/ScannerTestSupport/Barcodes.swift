@@ -1,6 +1,7 @@
+import Codes
 import Foundation
 import ImageFiles
-import ScannerCore
+import Imaging
 
 /// Barcode images made at test time with zint and qrencode (from apt), so no fixture is committed.
 public enum Barcodes {

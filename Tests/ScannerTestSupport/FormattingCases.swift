@@ -1,4 +1,4 @@
-import ScannerCore
+import Codes
 import Testing
 
 /// The GTIN options and rule actions checked both through `scan` and in the running daemon: one

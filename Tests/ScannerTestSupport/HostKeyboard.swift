@@ -1,5 +1,5 @@
 import Foundation
-import ScannerCore
+import Keyboard
 
 /// What a Linux host types for the keys a keyboard wedge pressed: Tests/Tools/xkbtype replays
 /// strokes through libxkbcommon and the en_US.UTF-8 compose table, as a host's keyboard stack

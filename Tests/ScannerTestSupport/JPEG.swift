@@ -1,6 +1,6 @@
 import CTurboJPEG
 import Foundation
-import ScannerCore
+import Imaging
 
 /// Writes frames as JPEG with libturbojpeg, so tests can make JPEG files without another tool.
 public enum JPEG {

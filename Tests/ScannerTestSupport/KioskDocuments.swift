@@ -1,6 +1,8 @@
+import Codes
+import Documents
 import Foundation
 import ImageFiles
-import ScannerCore
+import Imaging
 
 /// Made-up kiosk documents (README, "Kiosk documents") drawn by zint, for the tests that put them
 /// through the daemon and `scan`: the licence of the AAMVA standard's example and an IATA pass.

@@ -1,5 +1,4 @@
 import FuzzSupport
-import ScannerCore
 import ScannerProtocol
 
 /// One socket command line, as the server reads it: at most `maxLineBytes`, decoded leniently.

@@ -1,5 +1,5 @@
+import Codes
 import FuzzSupport
-import ScannerCore
 
 /// Content classification of a code's text: valid UTF-8 as is, anything else as binary.
 func fuzzContentType(_ bytes: UnsafeRawBufferPointer) {

@@ -1,5 +1,5 @@
+import Codes
 import FuzzSupport
-import ScannerCore
 
 /// GS1 Digital Link URIs. The elements of one that parses are element strings in their own right:
 /// written as such (AI, value, GS), they parse to the same elements.

@@ -1,5 +1,5 @@
+import Codes
 import FuzzSupport
-import ScannerCore
 
 /// GS1 element strings (the data after FNC1, GS between them). What parses must parse again to
 /// the same elements when written back with a GS after each one.

@@ -1,5 +1,5 @@
 import FuzzSupport
-import ScannerCore
+import Keyboard
 
 /// The host side of HID POS: what a host reads from a scanner (64-byte scanned data reports, as
 /// `kiosk-scanner hidpos-listen` cuts its stream), the trigger reports it writes, and a report

@@ -1,6 +1,5 @@
 import FuzzSupport
 import ImageFiles
-import ScannerCore
 
 /// An image file's bytes (PNG through libpng, JPEG through libjpeg-turbo, PNM in Swift), decoded
 /// to a frame as `kiosk-scanner scan` does, then every pixel read, so that ASan sees a short plane.

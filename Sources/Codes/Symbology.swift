@@ -1,0 +1,123 @@
+import Imaging
+/// A barcode symbology. The raw value is the name used in the config file and on the command line.
+public enum Symbology: String, Sendable, Hashable, CaseIterable, Codable {
+    case ean13, ean8, upca, upce, isbn10, isbn13, ean2, ean5
+    case itf, code39, code93, code128, codabar
+    case databar
+    case databarExpanded = "databar-exp"
+    case databarLimited = "databar-ltd"
+    case qr, microqr, rmqr, pdf417, datamatrix, aztec
+
+    /// The name zbarimg prints before the colon, so scripts written for zbarimg keep working.
+    public var displayName: String {
+        switch self {
+        case .ean13: "EAN-13"
+        case .ean8: "EAN-8"
+        case .upca: "UPC-A"
+        case .upce: "UPC-E"
+        case .isbn10: "ISBN-10"
+        case .isbn13: "ISBN-13"
+        case .ean2: "EAN-2"
+        case .ean5: "EAN-5"
+        case .itf: "I2/5"
+        case .code39: "CODE-39"
+        case .code93: "CODE-93"
+        case .code128: "CODE-128"
+        case .codabar: "Codabar"
+        case .databar: "DataBar"
+        case .databarExpanded: "DataBar-Exp"
+        case .databarLimited: "DataBar-Ltd"
+        case .qr: "QR-Code"
+        case .microqr: "Micro-QR"
+        case .rmqr: "rMQR"
+        case .pdf417: "PDF417"
+        case .datamatrix: "DataMatrix"
+        case .aztec: "Aztec"
+        }
+    }
+
+    /// Whether the symbology can only carry digits, so a read can be used at once without parsing.
+    public var holdsDigitsOnly: Bool {
+        switch self {
+        case .ean13, .ean8, .upca, .upce, .isbn10, .isbn13, .ean2, .ean5, .itf, .databar, .databarLimited: true
+        default: false
+        }
+    }
+
+    /// The AIM symbology identifier (ISO/IEC 15424) for a symbol of this kind.
+    public func aimIdentifier(gs1: Bool) -> String {
+        switch self {
+        case .ean13, .upca, .upce, .isbn13, .isbn10: "]E0"
+        case .ean8: "]E4"
+        case .ean2, .ean5: "]E3"
+        case .itf: "]I0"
+        case .code39: "]A0"
+        case .code93: "]G0"
+        case .code128: gs1 ? "]C1" : "]C0"
+        case .codabar: "]F0"
+        case .databar, .databarExpanded, .databarLimited: "]e0"
+        // ISO/IEC 15424 gives Micro QR and rMQR the QR Code identifier.
+        case .qr, .microqr, .rmqr: gs1 ? "]Q3" : "]Q1"
+        case .pdf417: "]L2"
+        case .datamatrix: gs1 ? "]d2" : "]d1"
+        case .aztec: gs1 ? "]z1" : "]z0"
+        }
+    }
+
+    /// The symbologies enabled when the config says nothing: everything ZBar reads well.
+    public static let zbarDefaults: [Symbology] = [
+        .ean13, .ean8, .upca, .upce, .itf, .code39, .code93, .code128, .codabar, .databar, .databarExpanded, .qr,
+    ]
+
+    /// Looks a symbology up by its config name, or by its display name, case-insensitively.
+    public init?(name: String) {
+        let lowered = name.lowercased()
+        guard let match = Symbology.allCases.first(where: { $0.rawValue == lowered || $0.displayName.lowercased() == lowered }) else {
+            return nil
+        }
+        self = match
+    }
+}
+
+/// One code found in one frame, as a decoder reports it.
+public struct Symbol: Sendable, Hashable {
+    /// What kind of code it is.
+    public var symbology: Symbology
+    /// The data, with GS (0x1D) where the symbol has FNC1 as a separator.
+    public var bytes: [UInt8]
+    /// Whether the symbol is GS1 data (FNC1 in first position).
+    public var isGS1: Bool
+    /// Where it is in the frame.
+    public var corners: Corners
+    /// Which way its top edge points.
+    public var orientation: Orientation
+    /// The decoder's confidence; for ZBar, the number of scan lines that agreed.
+    public var quality: Int
+
+    public init(symbology: Symbology, bytes: [UInt8], isGS1: Bool = false, corners: Corners, orientation: Orientation = .unknown, quality: Int = 1) {
+        self.symbology = symbology
+        self.bytes = bytes
+        self.isGS1 = isGS1
+        self.corners = corners
+        self.orientation = orientation
+        self.quality = quality
+    }
+}
+
+/// The two decoding libraries.
+public enum DecoderLibrary: Sendable, Hashable {
+    case zbar, zxing
+}
+
+extension Symbology {
+    /// Which libraries read this symbology: the capability table. ZBar 0.23.92 reads no 2D code
+    /// but QR; zxing-cpp 3.1.1 reports ISBN and the EAN add-ons as nothing of their own. The
+    /// decoders' own symbology maps are checked against it (DecodingTests).
+    public var readers: Set<DecoderLibrary> {
+        switch self {
+        case .ean13, .ean8, .upca, .upce, .itf, .code39, .code93, .code128, .codabar, .databar, .databarExpanded, .qr: [.zbar, .zxing]
+        case .isbn10, .isbn13, .ean2, .ean5: [.zbar]
+        case .databarLimited, .microqr, .rmqr, .pdf417, .datamatrix, .aztec: [.zxing]
+        }
+    }
+}

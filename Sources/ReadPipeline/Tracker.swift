@@ -1,0 +1,103 @@
+import Codes
+import Imaging
+/// Decides which codes seen in a frame are new reads, with the "same symbol timeout" semantics of
+/// commercial presentation scanners: a code is reported when it enters the viewport, and again only
+/// after it has been out of view for `absence` seconds, or after `sameCodeTimeout` seconds in view.
+///
+/// Codes are told apart by symbology and data, so several codes in one frame are each tracked.
+///
+/// When two libraries take frames in turn (looks), a code counts as in view while the latest frame
+/// of any look saw it: a code only ZBar reads is not lost on the frames zxing-cpp decodes.
+public struct Tracker: Sendable {
+    /// A code that has been seen recently.
+    public struct Track: Sendable, Hashable {
+        public var corners: Corners
+        public var lastSeen: Double
+        public var lastReported: Double
+    }
+
+    private struct Key: Hashable, Sendable {
+        let symbology: Symbology
+        let bytes: [UInt8]
+    }
+
+    public var config: TrackingConfig
+    private var tracks: [Key: Track] = [:]
+    /// The codes of the last decoded frame of each look.
+    private var inLastFrame: [[Key]] = [[]]
+    /// The codes of the last decoded frame, whichever look decoded it.
+    private var lastDecoded: [Key] = []
+
+    public init(config: TrackingConfig) {
+        self.config = config
+    }
+
+    /// What happened to the symbols of one frame.
+    public struct Outcome: Sendable {
+        /// Codes to report now, in the order they were found.
+        public var new: [Symbol] = []
+        /// Codes seen again within their track, not reported.
+        public var suppressed = 0
+    }
+
+    /// Takes the symbols found in a frame captured at `time` (seconds on a monotonic clock) by look
+    /// `look` of the decoder. A frame that did not `change` from the last decoded one (a timer
+    /// decode) shows the same scene: the codes of the last decode stay in view whatever this decode
+    /// finds, so a code held still is never reported twice because one decode missed it.
+    public mutating func update(with symbols: [Symbol], at time: Double, look: Int = 0, changed: Bool = true) -> Outcome {
+        while inLastFrame.count <= look { inLastFrame.append([]) }
+        keepInView(at: time, except: changed ? look : nil)
+        // A new dictionary only when a track expires: the per-frame path allocates nothing for it.
+        if tracks.values.contains(where: { time - $0.lastSeen > config.absenceSeconds }) {
+            tracks = tracks.filter { time - $0.value.lastSeen <= config.absenceSeconds }
+        }
+        var outcome = Outcome()
+        let keys = symbols.map { Key(symbology: $0.symbology, bytes: $0.bytes) }
+        // An unchanged frame shows what the last decoded frame showed: its codes, and what this look finds.
+        inLastFrame[look] = changed ? keys : lastDecoded + keys.filter { !lastDecoded.contains($0) }
+        lastDecoded = inLastFrame[look]
+        for (symbol, key) in zip(symbols, keys) {
+            if var track = tracks[key] {
+                track.lastSeen = time
+                track.corners = symbol.corners
+                if config.sameCodeTimeoutSeconds > 0, time - track.lastReported >= config.sameCodeTimeoutSeconds {
+                    track.lastReported = time
+                    outcome.new.append(symbol)
+                } else {
+                    outcome.suppressed += 1
+                }
+                tracks[key] = track
+            } else {
+                tracks[key] = Track(corners: symbol.corners, lastSeen: time, lastReported: time)
+                outcome.new.append(symbol)
+            }
+        }
+        return outcome
+    }
+
+    /// A frame at `time` was not decoded because it looked like the last decoded one: the codes of
+    /// that frame (of each look's last frame) are taken as still in view.
+    public mutating func touch(at time: Double) {
+        keepInView(at: time, except: nil)
+    }
+
+    /// Marks the codes of each look's last frame, but look `skipped`'s, as seen at `time`.
+    private mutating func keepInView(at time: Double, except skipped: Int?) {
+        for (look, keys) in inLastFrame.enumerated() where look != skipped {
+            for key in keys { tracks[key]?.lastSeen = time }
+        }
+    }
+
+    /// The codes currently in view or recently seen.
+    public var tracked: [Track] { Array(tracks.values) }
+}
+
+/// When a code that stays in view is reported again.
+public struct TrackingConfig: Sendable, Hashable {
+    /// A code must be out of view this long before it counts as new.
+    public var absenceSeconds = 0.5
+    /// A code in view is reported again after this long; 0 means never while it stays in view.
+    public var sameCodeTimeoutSeconds = 0.0
+
+    public init() {}
+}

@@ -1,0 +1,160 @@
+import Decoding
+import ImageFiles
+import Imaging
+import ReadPipeline
+import ScannerTestSupport
+import Testing
+
+/// The frame path in one process, as the capture loop runs it: the change gate, engine both's looks
+/// and the tracker, on drawn scenes with ±3 grey levels of sensor noise. No new code may be gated
+/// away, and a code held still needs no decode to stay reported once.
+@Suite struct GatedStreamTests {
+    static let size = Size(width: 480, height: 360)
+
+    /// Frames through the gate, the decoder and the tracker, at `fps`.
+    final class Stream {
+        var gate: ChangeGate
+        let decoder: any Decoder
+        var tracker = Tracker(config: TrackingConfig())
+        let fps: Double
+        var frame = 0
+        /// The frames that were decoded.
+        var decoded: [Int] = []
+        /// Every report: its frame and text.
+        var reports: [(frame: Int, text: String)] = []
+
+        init(fps: Double = 30, gating: GatingConfig = GatingConfig(), tracking: TrackingConfig = TrackingConfig()) throws {
+            var config = DecoderConfig()
+            config.engine = .both
+            config.symbologies = DecoderEngine.both.defaultSymbologies
+            decoder = try Decoders.make(config)
+            gate = ChangeGate(config: gating.following(tracking))
+            tracker = Tracker(config: tracking)
+            gate.looks = decoder.looks
+            self.fps = fps
+        }
+
+        /// Takes the next frame of the camera.
+        func feed(_ image: Frame) throws {
+            frame += 1
+            let time = Double(frame) / fps
+            guard
+                case .decode(let secondLooks, let look, let changed) = gate.decide(
+                    image, viewport: PixelRect(x: 0, y: 0, width: image.width, height: image.height), at: time)
+            else {
+                tracker.touch(at: time)
+                return
+            }
+            decoded.append(frame)
+            let symbols = try decoder.symbols(in: image, viewport: .full, secondLooks: secondLooks, look: look, changed: changed)
+            for symbol in tracker.update(with: symbols, at: time, look: look, changed: changed).new {
+                reports.append((frame, String(decoding: symbol.bytes, as: UTF8.self)))
+            }
+        }
+    }
+
+    /// Four noise layers of ±3 grey levels, cycled frame after frame as a camera's noise.
+    static let noise: [[Int8]] = (0..<4).map { layer in
+        var generator = SeededGenerator(seed: UInt64(layer + 1))
+        return (0..<(size.width * size.height)).map { _ in Int8.random(in: -3...3, using: &generator) }
+    }
+
+    /// The scene: background 200, each image pasted at its point, with noise layer `layer`.
+    static func scene(_ images: [(Frame, Point)], layer: Int) -> Frame {
+        let clean = Barcodes.compose(size: size, background: 200, placing: images)
+        let noise = Self.noise[layer % Self.noise.count]
+        var pixels = [UInt8](repeating: 0, count: size.width * size.height)
+        for y in 0..<size.height {
+            for x in 0..<size.width { pixels[y * size.width + x] = UInt8(clamping: Int(clean[x, y]) + Int(noise[y * size.width + x])) }
+        }
+        return Frame(width: size.width, height: size.height, pixels: pixels)
+    }
+
+    static func qr(_ text: String, module: Int) throws -> Frame {
+        try ImageFile.read(path: Barcodes.qr(text, moduleSize: module))
+    }
+
+    static func centre(_ image: Frame) -> Point {
+        Point(x: (size.width - image.width) / 2, y: (size.height - image.height) / 2)
+    }
+
+    /// A code replaced in place by another of the same version and size, each shown for two frames:
+    /// every one is read, once, in the frame it appears.
+    @Test(arguments: [3, 4, 8])
+    func aCodeSwappedForAnotherOfTheSameSizeIsRead(module: Int) throws {
+        let stream = try Stream()
+        for frame in 0..<5 { try stream.feed(Self.scene([], layer: frame)) }
+        var shown: [(frame: Int, text: String)] = []
+        for index in 0..<12 {
+            let text = "SWAP-\(1000 + index)"
+            let code = try Self.qr(text, module: module)
+            shown.append((stream.frame + 1, text))
+            for _ in 0..<2 { try stream.feed(Self.scene([(code, Self.centre(code))], layer: stream.frame)) }
+        }
+        #expect(stream.reports.map(\.text) == shown.map(\.text))
+        #expect(stream.reports.map(\.frame) == shown.map(\.frame), "read in the frame each appeared")
+    }
+
+    /// A code sliding in from the left edge, 10 px a frame, is read once it is whole, and once.
+    @Test(arguments: [3, 4, 8])
+    func aCodeSlidingInFromAnEdgeIsRead(module: Int) throws {
+        let stream = try Stream()
+        let code = try Self.qr("SLIDE-\(module)", module: module)
+        let stop = Self.centre(code)
+        for frame in 0..<5 { try stream.feed(Self.scene([], layer: frame)) }
+        var x = -code.width
+        var whole = 0
+        while x < stop.x {
+            x = min(x + 10, stop.x)
+            try stream.feed(Self.scene([(code, Point(x: x, y: stop.y))], layer: stream.frame))
+            if x >= 0 && whole == 0 { whole = stream.frame }
+        }
+        for _ in 0..<10 { try stream.feed(Self.scene([(code, stop)], layer: stream.frame)) }
+        #expect(stream.reports.map(\.text) == ["SLIDE-\(module)"])
+        #expect((stream.reports.first?.frame ?? .max) <= whole + 1, "read by the frame after the code was whole in view")
+    }
+
+    /// A small code appearing in one corner of an otherwise still scene changes one tile and hardly
+    /// the viewport's mean: it is read in the frame it appears. The old single mean over the viewport
+    /// (one tile) gates it away.
+    @Test func aSmallCodeInOneCornerIsReadInTheFrameItAppears() throws {
+        let code = try Self.qr("CORNER", module: 2)
+        #expect(code.width <= Self.size.width / 5, "the code, with its quiet zone, about fits in one tile")
+        var single = GatingConfig()
+        single.tiles = 1
+        for (gating, readsAtOnce) in [(GatingConfig(), true), (single, false)] {
+            let stream = try Stream(gating: gating)
+            for frame in 0..<10 { try stream.feed(Self.scene([], layer: frame)) }
+            let appears = stream.frame + 1
+            for _ in 0..<5 { try stream.feed(Self.scene([(code, Point(x: 4, y: 4))], layer: stream.frame)) }
+            #expect((stream.reports.first?.frame == appears) == readsAtOnce, "tiles \(gating.tiles): \(stream.reports)")
+        }
+    }
+
+    /// A code held still for 10 s is reported once, with no decode between the looks at its
+    /// appearance and the end: the unchanged scene keeps it in view, and the timer is a rare safety net.
+    @Test func aCodeHeldStillForTenSecondsIsReportedOnceWithoutADecode() throws {
+        let stream = try Stream()
+        let code = try Self.qr("HELD", module: 4)
+        for frame in 0..<30 { try stream.feed(Self.scene([], layer: frame)) }
+        let appears = stream.frame + 1
+        let layers = (0..<4).map { Self.scene([(code, Self.centre(code))], layer: $0) }
+        for frame in 0..<300 { try stream.feed(layers[frame % layers.count]) }
+        #expect(stream.reports.map(\.text) == ["HELD"])
+        #expect(stream.reports.first?.frame == appears)
+        let later = stream.decoded.filter { $0 >= appears + stream.decoder.looks }
+        #expect(later.isEmpty, "decodes while the code was held: \(later)")
+    }
+
+    /// With `same_code_timeout`, a code held in view is reported again every so often, though the
+    /// scene does not change: the timer decode comes at least that often.
+    @Test func aHeldCodeIsReportedAgainAfterTheSameCodeTimeout() throws {
+        var tracking = TrackingConfig()
+        tracking.sameCodeTimeoutSeconds = 2
+        let stream = try Stream(tracking: tracking)
+        let code = try Self.qr("AGAIN", module: 4)
+        let layers = (0..<4).map { Self.scene([(code, Self.centre(code))], layer: $0) }
+        for frame in 0..<(30 * 7) { try stream.feed(layers[frame % layers.count]) }
+        #expect(stream.reports.map(\.text) == Array(repeating: "AGAIN", count: 4), "\(stream.reports)")
+    }
+}

@@ -1,0 +1,109 @@
+import Codes
+import Imaging
+import ReadPipeline
+import Testing
+
+@Suite struct TrackerTests {
+    static func symbol(_ text: String, _ symbology: Symbology = .qr) -> Symbol {
+        Symbol(symbology: symbology, bytes: Array(text.utf8), corners: Corners(box: PixelRect(x: 0, y: 0, width: 10, height: 10), orientation: .up))
+    }
+
+    static func tracker(absence: Double = 0.5, timeout: Double = 0) -> Tracker {
+        var config = TrackingConfig()
+        config.absenceSeconds = absence
+        config.sameCodeTimeoutSeconds = timeout
+        return Tracker(config: config)
+    }
+
+    @Test func aCodeSeenInManyFramesIsReportedOnce() {
+        var tracker = Self.tracker()
+        var reported = 0
+        var suppressed = 0
+        for frame in 0..<300 {
+            let outcome = tracker.update(with: [Self.symbol("A")], at: Double(frame) / 30)
+            reported += outcome.new.count
+            suppressed += outcome.suppressed
+        }
+        #expect(reported == 1)
+        #expect(suppressed == 299)
+    }
+
+    @Test func shortGapsDoNotMakeANewRead() {
+        var tracker = Self.tracker(absence: 0.5)
+        #expect(tracker.update(with: [Self.symbol("A")], at: 0).new.count == 1)
+        #expect(tracker.update(with: [], at: 0.2).new.isEmpty)
+        #expect(tracker.update(with: [Self.symbol("A")], at: 0.4).new.isEmpty)
+        // Out of view for longer than the absence time: a new read.
+        #expect(tracker.update(with: [], at: 0.6).new.isEmpty)
+        #expect(tracker.update(with: [Self.symbol("A")], at: 1.0).new.count == 1)
+    }
+
+    @Test func sameCodeTimeoutReportsAgainWhileInView() {
+        var tracker = Self.tracker(absence: 0.5, timeout: 2)
+        var times: [Double] = []
+        for frame in 0..<151 {
+            let time = Double(frame) / 30
+            if !tracker.update(with: [Self.symbol("A")], at: time).new.isEmpty { times.append(time) }
+        }
+        #expect(times.count == 3)
+        #expect(times.first == 0)
+        #expect(abs(times[1] - 2) < 0.05 && abs(times[2] - 4) < 0.05)
+    }
+
+    @Test func framesSkippedAsUnchangedKeepTheCodesOfTheLastDecodedFrameInView() {
+        var tracker = Self.tracker(absence: 0.5)
+        #expect(tracker.update(with: [Self.symbol("A")], at: 0).new.count == 1)
+        // Gated frames for a second: the code is still there, so no new read when it is decoded again.
+        for frame in 1...30 { tracker.touch(at: Double(frame) / 30) }
+        #expect(tracker.update(with: [Self.symbol("A")], at: 1.05).new.isEmpty)
+        // After a decoded frame without it, gated frames do not bring it back.
+        _ = tracker.update(with: [], at: 1.1)
+        for frame in 34...60 { tracker.touch(at: Double(frame) / 30) }
+        #expect(tracker.update(with: [Self.symbol("A")], at: 2.1).new.count == 1)
+    }
+
+    @Test func severalCodesInOneFrameAreEachTracked() {
+        var tracker = Self.tracker()
+        let first = tracker.update(with: [Self.symbol("A"), Self.symbol("B"), Self.symbol("A", .code128)], at: 0)
+        #expect(first.new.count == 3)
+        let second = tracker.update(with: [Self.symbol("B"), Self.symbol("C")], at: 0.1)
+        #expect(second.new.map { String(decoding: $0.bytes, as: UTF8.self) } == ["C"])
+        #expect(second.suppressed == 1)
+        #expect(tracker.tracked.count == 4)
+    }
+
+    /// A code held still for 5 s in front of a gated scanner whose two libraries take frames in
+    /// turn is read once, whichever library reads it: the tracker counts a code as in view while
+    /// the latest frame of either look saw it.
+    @Test(arguments: [0, 1])
+    func aCodeOnlyOneLookReadsIsReportedOnceWhenHeldStill(reader: Int) {
+        var gating = GatingConfig()
+        gating.maxIntervalSeconds = 0.25
+        var gate = ChangeGate(config: gating)
+        gate.looks = 2
+        var tracker = Self.tracker(absence: TrackingConfig().absenceSeconds)
+        let size = Size(width: 160, height: 120)
+        let empty = Frame(width: size.width, height: size.height, pixels: [UInt8](repeating: 200, count: size.width * size.height))
+        let card = Frame(
+            width: size.width, height: size.height,
+            pixels: (0..<(size.width * size.height)).map { ($0 % size.width / 8 + $0 / size.width / 8) % 2 == 0 ? 30 : 220 })
+        var reported = 0
+        var looks: [Int] = []
+        for frame in 0..<(30 * 6) {
+            let time = Double(frame) / 30
+            // Empty for a second, then the card for 5 s.
+            let decision = gate.decide(frame < 30 ? empty : card, viewport: PixelRect(x: 0, y: 0, width: size.width, height: size.height), at: time)
+            guard case .decode(_, let look, _) = decision else {
+                tracker.touch(at: time)
+                continue
+            }
+            looks.append(look)
+            reported += tracker.update(with: frame >= 30 && look == reader ? [Self.symbol("held")] : [], at: time, look: look).new.count
+        }
+        #expect(reported == 1)
+        // Timer decodes come slower than the absence: without per-look tracking the code would
+        // have been lost and read again at every turn of the other library. (The timer's decodes
+        // are told the scene did not change, which keeps the code anyway: this checks the looks.)
+        #expect(looks.filter { $0 != reader }.count >= 5, "\(looks)")
+    }
+}
