@@ -63,7 +63,9 @@ struct FrameBenchmark {
                 var inTurn: [Double] = []
                 var plainInTurn: [Double] = []
                 var alone: [Double] = []
-                var look = 0
+                // Engine both's looks taking the frames in turn, as the read pipeline schedules them.
+                var schedule = LookSchedule(passes: both.passes)
+                var plainSchedule = LookSchedule(passes: both.passes)
                 // The change gate on an unchanged scene: what an idle scanner pays per frame.
                 var gates: [Double] = []
                 var fullGates: [Double] = []
@@ -87,16 +89,19 @@ struct FrameBenchmark {
                     prep.append(try time { _ = try prepared.symbols(in: frame, viewport: .full) })
                     inTurn.append(
                         try time {
-                            _ = try both.symbols(in: frame, viewport: .full, look: look)
-                            look = (look + 1) % both.looks
+                            let look = schedule.look(secondLooks: true, changed: false)
+                            let found = look.skipped ? [] : try both.symbols(in: frame, viewport: .full, pass: look.pass, narrowed: look.narrowed)
+                            schedule.found(found, by: look)
                         })
                     alone.append(try time { _ = try zxing.symbols(in: frame, viewport: .full) })
                     gates.append(try time { _ = gate.decide(frame, viewport: region, at: 1) })
                     fullGates.append(try time { _ = fullGate.decide(frame, viewport: whole, at: 1) })
                     plainInTurn.append(
                         try time {
-                            _ = try both.symbols(in: frame, viewport: .full, secondLooks: false, look: look)
-                            look = (look + 1) % both.looks
+                            let look = plainSchedule.look(secondLooks: false, changed: false)
+                            let found =
+                                look.skipped ? [] : try both.symbols(in: frame, viewport: .full, secondLooks: false, pass: look.pass, narrowed: look.narrowed)
+                            plainSchedule.found(found, by: look)
                         })
                 }
                 let (o, b) = (median(ours), median(bare))

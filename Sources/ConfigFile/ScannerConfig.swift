@@ -30,6 +30,19 @@ public struct ScannerConfig: Sendable, Hashable {
     public var documents = DocumentsConfig()
 
     public init() {}
+
+    /// What the read pipeline takes of it.
+    public var pipeline: PipelineConfig {
+        var pipeline = PipelineConfig()
+        pipeline.viewport = viewport
+        pipeline.decoder = decoder
+        pipeline.tracking = tracking
+        pipeline.gating = gating
+        pipeline.pack = pack
+        pipeline.documents = documents
+        pipeline.sessions = scanner.mode == .trigger
+        return pipeline
+    }
 }
 
 /// Metrics beyond the socket's `metrics` command: a node_exporter textfile.

@@ -113,52 +113,26 @@ public final class CaptureLoop: Sendable {
         }
     }
 
-    /// What the loop keeps from frame to frame: the decoder and tracker for the current config.
+    /// What the loop keeps from frame to frame: the read pipeline for the current config, and the read counter.
     private struct Session {
         var config: ScannerConfig
-        var decoder: (any Decoder)?
-        var tracker: Tracker
-        var gate: ChangeGate
-        var pack: PackMerger
+        var pipeline: ReadPipeline
         var seq: UInt64 = 0
-        /// A read ended the trigger session: the next scanning frame starts a new one, even when the
-        /// next trigger came before the loop saw scanning stop.
-        var triggerSessionEnded = false
 
         init(config: ScannerConfig, logger: Logger) {
             self.config = config
-            tracker = Tracker(config: config.tracking)
-            gate = ChangeGate(config: config.gating.following(config.tracking))
-            pack = PackMerger(config: config.pack)
-            decoder = Self.makeDecoder(config.decoder, logger: logger)
-            gate.looks = decoder?.looks ?? 1
+            pipeline = ReadPipeline(config: config.pipeline)
+            if let error = pipeline.decoderError { logger.error("decoder not usable: \(error)") }
         }
 
         /// Follows a new config without losing the tracks or the read counter; returns the reads
         /// that were waiting for their pack under the old config.
         mutating func follow(_ new: ScannerConfig, logger: Logger) -> [Read] {
             guard new != config else { return [] }
-            var waiting: [Read] = []
-            if new.pack != config.pack {
-                waiting = pack.flush()
-                pack = PackMerger(config: new.pack)
-            }
             defer { config = new }
-            if new.decoder != config.decoder { decoder = Self.makeDecoder(new.decoder, logger: logger) }
-            tracker.config = new.tracking
-            gate.config = new.gating.following(new.tracking)
-            gate.looks = decoder?.looks ?? 1
-            gate.reset()
+            let waiting = pipeline.follow(new.pipeline)
+            if new.decoder != config.decoder, let error = pipeline.decoderError { logger.error("decoder not usable: \(error)") }
             return waiting
-        }
-
-        static func makeDecoder(_ config: DecoderConfig, logger: Logger) -> (any Decoder)? {
-            do {
-                return try Decoders.make(config)
-            } catch {
-                logger.error("decoder not usable: \(error)")
-                return nil
-            }
         }
     }
 
@@ -170,10 +144,9 @@ public final class CaptureLoop: Sendable {
         var lastTrim = lastFrameTime
         let cameraConfig = session.config.camera
         var skipped = 0
-        var wasScanning = false
-        session.gate.reset()
+        session.pipeline.newStream()
         // Reads waiting for their pack's other codes are not lost with the camera.
-        defer { _ = deliver(session.pack.flush(), session: &session) }
+        defer { _ = deliver(session.pipeline.flush(), session: &session) }
         while !stopping {
             let config = configuration.withLock { $0 }
             if config.camera != cameraConfig {
@@ -182,7 +155,7 @@ public final class CaptureLoop: Sendable {
             }
             _ = deliver(session.follow(config, logger: logger), session: &session)
             let now = environment.now()
-            if session.pack.isWaiting { _ = deliver(session.pack.due(at: Double(now) / 1e9), session: &session) }
+            _ = deliver(session.pipeline.due(at: Double(now) / 1e9), session: &session)
             state.expireTrigger(now: now)
             tap.expire(now: now)
             let frame: Frame?
@@ -215,52 +188,28 @@ public final class CaptureLoop: Sendable {
                 skipped = source.skippedFrames
             }
             let scanning = state.snapshot.scanning
-            // Scanning (re)starts on a trigger or a resume: its first frame is always decoded, and a
-            // trigger session reads what is in view even if the last session read it too.
-            if scanning && (!wasScanning || session.triggerSessionEnded) {
-                session.triggerSessionEnded = false
-                session.gate.reset()
-                if config.scanner.mode == .trigger { session.tracker = Tracker(config: config.tracking) }
-            }
-            wasScanning = scanning
-            var decoded: (symbols: [Symbol]?, reads: [Read]) = (nil, [])
-            if scanning, let decoder = session.decoder {
-                decoded = decode(frame, with: decoder, session: &session)
-            }
-            if tap.wanted { offer(frame, decoded: decoded, session: session) }
+            // The time a decode took, on the real clock whatever the loop's clock is.
+            let started = MonotonicClock.nanoseconds()
+            let outcome = session.pipeline.process(frame, at: Double(now) / 1e9, scanning: scanning)
+            let reads = count(outcome, of: frame, decodeStarted: started, session: &session)
+            if tap.wanted { offer(frame, symbols: outcome.symbols, reads: reads, session: session) }
         }
     }
 
-    /// Decodes a changed frame and hands its new reads over; returns the symbols (nil when gated) and the reads.
-    private func decode(_ frame: Frame, with decoder: any Decoder, session: inout Session) -> (symbols: [Symbol]?, reads: [Read]) {
-        let time = frame.timestamp > 0 ? Double(frame.timestamp) / 1e9 : Double(environment.now()) / 1e9
-        guard
-            case .decode(let secondLooks, let look, let changed) = session.gate.decide(
-                frame, viewport: session.config.viewport.pixels(in: frame.size), at: time)
-        else {
-            session.tracker.touch(at: time)
-            counters.update { $0.framesGated += 1 }
-            return (nil, [])
+    /// Counts what the pipeline made of a frame, and hands its reads over; returns them.
+    private func count(_ outcome: ReadPipeline.Outcome, of frame: Frame, decodeStarted: UInt64, session: inout Session) -> [Read] {
+        if outcome.symbols != nil || outcome.error != nil {
+            counters.recordDecode(seconds: Double(MonotonicClock.nanoseconds() - decodeStarted) / 1e9)
         }
-        let symbols: [Symbol]
-        // The time a decode took, on the real clock whatever the loop's clock is.
-        let started = MonotonicClock.nanoseconds()
-        defer { counters.recordDecode(seconds: Double(MonotonicClock.nanoseconds() - started) / 1e9) }
-        do {
-            symbols = try decoder.symbols(in: frame, viewport: session.config.viewport, secondLooks: secondLooks, look: look, changed: changed)
-        } catch {
-            logger.error("decoder failed on frame \(frame.sequence): \(error)")
-            return (nil, [])
-        }
-        let outcome = session.tracker.update(with: symbols, at: time, look: look, changed: changed)
+        if let error = outcome.error { logger.error("decoder failed on frame \(frame.sequence): \(error)") }
+        if outcome.gated { counters.update { $0.framesGated += 1 } }
+        guard let symbols = outcome.symbols else { return [] }
         counters.update {
             $0.framesDecoded += 1
             $0.detections += symbols.count
-            $0.duplicates += outcome.suppressed
+            $0.duplicates += outcome.duplicates
         }
-        let found = outcome.new.map { read($0, in: frame, session: session) }
-        // The pack window runs on the loop's clock, as the check for due reads does.
-        return (symbols, deliver(session.pack.add(found, at: Double(environment.now()) / 1e9), session: &session, frame: frame.sequence))
+        return deliver(outcome.reads, session: &session, frame: frame.sequence)
     }
 
     /// Numbers reads and hands them to the sink (which gives the good-read or error feedback once
@@ -278,7 +227,7 @@ public final class CaptureLoop: Sendable {
             // A trigger session ends at its first read: one press, one code.
             if state.snapshot.mode == .trigger {
                 state.change { $0.triggered = false }
-                session.triggerSessionEnded = true
+                session.pipeline.endSession()
                 break
             }
         }
@@ -291,12 +240,12 @@ public final class CaptureLoop: Sendable {
 
     /// Copies the frame for the clients waiting for one (snapshot, record). A snapshot's frame is
     /// decoded even when gating or a pause skipped it, so that it shows what is in view.
-    private func offer(_ frame: Frame, decoded: (symbols: [Symbol]?, reads: [Read]), session: Session) {
-        var symbols = decoded.symbols
+    private func offer(_ frame: Frame, symbols decoded: [Symbol]?, reads: [Read], session: Session) {
+        var symbols = decoded
         // With two libraries taking frames in turn (engine both), this frame's look saw only its
         // library's codes: a snapshot gets every look, as a still image.
-        if symbols == nil || (session.decoder?.looks ?? 1) > 1, tap.wantsDecodedFrame, let decoder = session.decoder {
-            symbols = try? decoder.symbols(in: frame, viewport: session.config.viewport)
+        if symbols == nil || session.pipeline.sharesFrames, tap.wantsDecodedFrame {
+            symbols = session.pipeline.stillSymbols(in: frame)
         }
         let viewport = session.config.viewport.pixels(in: frame.size)
         tap.offer(now: environment.now()) {
@@ -309,16 +258,8 @@ public final class CaptureLoop: Sendable {
             }
             return TappedFrame(
                 width: frame.width, height: frame.height, sequence: frame.sequence, timestamp: frame.timestamp, luma: luma,
-                viewport: viewport, symbols: (symbols ?? []).map { read($0, in: frame, session: session) }, reads: decoded.reads)
+                viewport: viewport, symbols: (symbols ?? []).map { session.pipeline.read($0, in: frame) }, reads: reads)
         }
-    }
-
-    /// The read a symbol makes, a kiosk document parsed with the config's privacy, so that its raw
-    /// data goes nowhere (the socket, outputs, snapshots, recordings) unless `raw` allows it.
-    private func read(_ symbol: Symbol, in frame: Frame, session: Session) -> Read {
-        var read = Read(symbol: symbol, frame: frame.size)
-        read.readDocument(session.config.documents, today: .today())
-        return read
     }
 
     private func interrupted(_ detail: String, device: String) {

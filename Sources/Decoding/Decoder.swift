@@ -1,42 +1,53 @@
 import Codes
 import Imaging
 
+/// One library's part of a decode, for a stream whose frames the libraries take in turn (the read
+/// pipeline's look schedule chooses it).
+public enum DecoderPass: Sendable, Hashable {
+    /// Every library and every pass the config asks for: a still image, or a decoder of one library.
+    case whole
+    /// ZBar, with its second looks where asked.
+    case zbar
+    /// zxing-cpp's first pass.
+    case zxingFirst
+    /// zxing-cpp's second looks: tryRotate, tryInvert, the global-histogram binarizer.
+    case zxingSecond
+}
+
 /// Something that finds codes in a frame. One instance is used by one task at a time.
 public protocol Decoder: AnyObject {
-    /// How many frames of a stream one full look at a scene takes: 1, or 2 when two libraries take
-    /// the frames in turn (engine both), so that a frame costs one library.
-    var looks: Int { get }
+    /// The passes a stream's frames take in turn: `[.whole]`, or one per library pass when two
+    /// libraries share the frames (engine both), so that a frame costs one library.
+    var passes: [DecoderPass] { get }
 
-    /// The codes whose modules lie in `region` of `frame`, every look on this one frame. Pixels
+    /// The codes whose modules lie in `region` of `frame`, every pass on this one frame. Pixels
     /// outside `region` are not read. Without `secondLooks`, only the first pass runs (none of the
     /// config's preprocessing).
     func decode(_ frame: Frame, in region: PixelRect, secondLooks: Bool) throws(DecoderError) -> [Symbol]
 
-    /// Look number `look` (0 ..< `looks`) only, for one frame of a stream. `changed`: the frame
-    /// differs from the one the previous look saw, so what that look found says nothing about it.
-    func decode(_ frame: Frame, in region: PixelRect, secondLooks: Bool, look: Int, changed: Bool) throws(DecoderError) -> [Symbol]
+    /// Pass `pass` only, for one frame of a stream. `narrowed`: ZBar's latest look found codes, so
+    /// zxing-cpp looks only for what ZBar cannot read.
+    func decode(_ frame: Frame, in region: PixelRect, pass: DecoderPass, secondLooks: Bool, narrowed: Bool) throws(DecoderError) -> [Symbol]
 }
 
 extension Decoder {
-    public var looks: Int { 1 }
+    public var passes: [DecoderPass] { [.whole] }
 
-    public func decode(_ frame: Frame, in region: PixelRect, secondLooks: Bool, look: Int, changed: Bool) throws(DecoderError) -> [Symbol] {
+    public func decode(_ frame: Frame, in region: PixelRect, pass: DecoderPass, secondLooks: Bool, narrowed: Bool) throws(DecoderError) -> [Symbol] {
         try decode(frame, in: region, secondLooks: secondLooks)
     }
 
     /// The codes inside `viewport`: only its pixels are decoded, and a code whose centre falls
-    /// outside it is dropped. With `look`, only that look runs (a frame of a stream), on a frame that
-    /// `changed` from the previous look's or not.
-    public func symbols(in frame: Frame, viewport: Viewport, secondLooks: Bool = true, look: Int? = nil, changed: Bool = false) throws(DecoderError) -> [Symbol]
-    {
+    /// outside it is dropped. With a `pass` other than `.whole`, only that pass runs (a frame of a stream).
+    public func symbols(
+        in frame: Frame, viewport: Viewport, secondLooks: Bool = true, pass: DecoderPass = .whole, narrowed: Bool = false
+    ) throws(DecoderError) -> [Symbol] {
         let size = frame.size
         let region = viewport.pixels(in: size)
         let found =
-            if let look {
-                try decode(frame, in: region, secondLooks: secondLooks, look: look, changed: changed)
-            } else {
-                try decode(frame, in: region, secondLooks: secondLooks)
-            }
+            pass == .whole
+            ? try decode(frame, in: region, secondLooks: secondLooks)
+            : try decode(frame, in: region, pass: pass, secondLooks: secondLooks, narrowed: narrowed)
         return found.filter { viewport.admits($0.corners, in: size) }
     }
 }

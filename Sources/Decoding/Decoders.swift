@@ -20,30 +20,19 @@ public enum Decoders {
 
 /// Both libraries: ZBar for every symbology it reads, zxing-cpp for the rest. With `fallback`,
 /// zxing-cpp also looks for the QR and linear codes it reads, and in a stream they count when ZBar's
-/// latest look found nothing; on a still image, with `everything`, they always count, so that a
-/// ZBar misread does not hide zxing-cpp's read (a code both read is reported once).
+/// latest look found nothing (`narrowed` says it found some); on a still image, with `everything`,
+/// they always count, so that a ZBar misread does not hide zxing-cpp's read (a code both read is
+/// reported once).
 ///
-/// A still image gets both libraries, every pass. In a stream the looks take the frames in turn,
-/// so that a frame costs at most what ZBar alone costs: look 0 is ZBar (its second looks on a frame
-/// where it found nothing), look 1 zxing-cpp's first pass, and look 2 zxing-cpp's second looks
-/// (tryRotate, tryInvert, the global-histogram binarizer), only when neither earlier look found
-/// anything (README, "Two decoders").
+/// A still image gets both libraries, every pass. In a stream the passes take the frames in turn,
+/// so that a frame costs at most what ZBar alone costs: ZBar, zxing-cpp's first pass, and
+/// zxing-cpp's second looks. Which pass takes which frame is the read pipeline's look schedule.
 public final class RoutedDecoder: Decoder {
     private let zbar: ZBarDecoder?
     private let zxing: ZXingDecoder?
     private let fallback: Bool
     private let everything: Bool
-    /// Whether ZBar's latest look found anything: zxing-cpp's QR and linear codes are then not needed.
-    private var zbarFound = false
-    /// Whether any look at the current scene found anything: zxing-cpp's second looks are then not needed.
-    private var sceneFound = false
-
-    /// What one look of a stream does.
-    private enum Look {
-        case zbar, zxingFirst, zxingSecond
-    }
-
-    private let streamLooks: [Look]
+    public let passes: [DecoderPass]
 
     public init(config: DecoderConfig, fallback: Bool = false, everything: Bool = false) throws(DecoderError) {
         var zbarConfig = config
@@ -56,53 +45,33 @@ public final class RoutedDecoder: Decoder {
         zxing = zxingConfig.symbologies.isEmpty ? nil : try ZXingDecoder(config: zxingConfig)
         self.fallback = fallback
         self.everything = everything
-        streamLooks = (zbar == nil ? [] : [.zbar]) + (zxing == nil ? [] : [.zxingFirst, .zxingSecond])
+        passes = (zbar == nil ? [] : [.zbar]) + (zxing == nil ? [] : [.zxingFirst, .zxingSecond])
     }
-
-    public var looks: Int { streamLooks.count }
 
     public func decode(_ frame: Frame, in region: PixelRect, secondLooks: Bool) throws(DecoderError) -> [Symbol] {
         var found: [Symbol] = []
         if let zbar { found = try zbar.decode(frame, in: region, secondLooks: secondLooks) }
-        zbarFound = !found.isEmpty
         guard let zxing else { return found }
         let zxingFound =
-            try everything || !zbarFound || !fallback
+            try everything || found.isEmpty || !fallback
             ? zxing.decode(frame, in: region, secondLooks: secondLooks)
             : zxing.decode(frame, in: region, secondLooks: secondLooks, linearCodes: false).filter { DecoderEngine.zxingOnly.contains($0.symbology) }
         // A code both libraries read is reported once, as ZBar read it.
         return found + zxingFound.filter { symbol in !found.contains { $0.symbology == symbol.symbology && $0.bytes == symbol.bytes } }
     }
 
-    public func decode(_ frame: Frame, in region: PixelRect, secondLooks: Bool, look: Int, changed: Bool) throws(DecoderError) -> [Symbol] {
-        guard !streamLooks.isEmpty else { return [] }
-        var step = streamLooks[look % streamLooks.count]
-        if changed && step != .zbar {
-            // A frame the earlier looks did not see is a new scene to zxing-cpp: its first pass, every
-            // symbology. A scene that keeps changing is then read by ZBar and zxing-cpp in turn, and
-            // its second looks wait until it holds still.
-            (zbarFound, sceneFound, step) = (false, false, .zxingFirst)
-        }
-        switch step {
+    public func decode(_ frame: Frame, in region: PixelRect, pass: DecoderPass, secondLooks: Bool, narrowed: Bool) throws(DecoderError) -> [Symbol] {
+        switch pass {
+        case .whole:
+            return try decode(frame, in: region, secondLooks: secondLooks)
         case .zbar:
-            let found = try zbar!.decode(frame, in: region, secondLooks: secondLooks)
-            zbarFound = !found.isEmpty
-            sceneFound = zbarFound
-            return found
-        case .zxingFirst:
-            if zbar == nil { sceneFound = false }
-            let found = try zxingLook(frame, in: region, pass: .first)
-            sceneFound = sceneFound || !found.isEmpty
-            return found
-        case .zxingSecond:
-            guard secondLooks, !sceneFound else { return [] }
-            return try zxingLook(frame, in: region, pass: .second)
+            return try zbar?.decode(frame, in: region, secondLooks: secondLooks) ?? []
+        case .zxingFirst, .zxingSecond:
+            guard let zxing else { return [] }
+            let zxingPass: ZXingDecoder.Pass = pass == .zxingFirst ? .first : .second
+            // zxing-cpp's QR and linear codes are looked for only when ZBar's latest look found nothing.
+            guard fallback && narrowed else { return try zxing.decode(frame, in: region, pass: zxingPass, linearCodes: true) }
+            return try zxing.decode(frame, in: region, pass: zxingPass, linearCodes: false).filter { DecoderEngine.zxingOnly.contains($0.symbology) }
         }
-    }
-
-    /// zxing-cpp's QR and linear codes are looked for only when ZBar's latest look found nothing.
-    private func zxingLook(_ frame: Frame, in region: PixelRect, pass: ZXingDecoder.Pass) throws(DecoderError) -> [Symbol] {
-        guard fallback && zbarFound else { return try zxing!.decode(frame, in: region, pass: pass, linearCodes: true) }
-        return try zxing!.decode(frame, in: region, pass: pass, linearCodes: false).filter { DecoderEngine.zxingOnly.contains($0.symbology) }
     }
 }

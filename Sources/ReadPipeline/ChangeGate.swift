@@ -21,16 +21,10 @@ import Imaging
 /// A decode that only the timer asks for (nothing changed) skips the decoder's second looks unless
 /// `secondLookIntervalSeconds` has passed since the last decode that took them.
 ///
-/// With a decoder of several looks (ZBar and zxing-cpp taking frames in turn), a decode with second
-/// looks starts at look 0, and the frames right after it are decoded with the other looks whether
-/// they changed or not, each decision saying whether its frame changed: a scene gets every look, and
-/// on frames that keep changing the looks take turns. Plain timer decodes take turns too.
+/// Which of the decoder's looks takes a decoded frame is the `LookSchedule`'s choice; the gate
+/// decodes a frame the schedule still owes a look (`owed`) whether it changed or not.
 public struct ChangeGate: Sendable {
     public var config: GatingConfig
-    /// How many frames one full look at a scene takes (the decoder's `looks`).
-    public var looks = 1 {
-        didSet { owed = 0 }
-    }
     private var reference: [Int16] = []
     private var sample: [Int16] = []
     /// Grid columns of the samples.
@@ -42,40 +36,35 @@ public struct ChangeGate: Sendable {
     private var tileCounts: [Int] = []
     private var lastDecode: Double = -.infinity
     private var lastSecondLook: Double = -.infinity
-    /// Looks still owed to the scene of the last full decode, and the look of the next plain one.
-    private var owed = 0
-    private var plainLook = 0
 
     public init(config: GatingConfig) {
         self.config = config
     }
 
-    /// Whether and how to decode `frame`, captured at `time` seconds; a decode makes it the new reference.
-    public mutating func decide(_ frame: Frame, viewport: PixelRect, at time: Double) -> GateDecision {
+    /// Whether and how to decode `frame`, captured at `time` seconds; a decode makes it the new
+    /// reference. `owed`: the look schedule owes this frame a look at the scene of the last full
+    /// decode, so it is decoded, changed or not.
+    public mutating func decide(_ frame: Frame, viewport: PixelRect, at time: Double, owed: Bool = false) -> GateDecision {
         let changed = config.enabled ? sampleAndCompare(frame, viewport) : true
-        if owed > 0 {
-            // The other looks at a scene follow its first on the next frames, changed or not.
-            owed -= 1
+        if owed {
             adoptSample()
             lastDecode = time
-            return .decode(secondLooks: true, look: looks - 1 - owed, changed: changed)
+            return .decode(secondLooks: true, changed: changed)
         }
         guard config.enabled else { return full(at: time, changed: true) }
         guard changed || time - lastDecode >= config.maxIntervalSeconds else { return .skip }
         adoptSample()
         lastDecode = time
         guard changed || time - lastSecondLook >= config.secondLookIntervalSeconds else {
-            plainLook = (plainLook + 1) % looks
-            return .decode(secondLooks: false, look: plainLook, changed: false)
+            return .decode(secondLooks: false, changed: false)
         }
         return full(at: time, changed: changed)
     }
 
-    /// A decode with second looks: look 0 now, the others owed to the next frames.
+    /// A decode with second looks.
     private mutating func full(at time: Double, changed: Bool) -> GateDecision {
         lastSecondLook = time
-        owed = looks - 1
-        return .decode(secondLooks: true, look: 0, changed: changed)
+        return .decode(secondLooks: true, changed: changed)
     }
 
     /// Forgets the reference: the next frame is decoded (after a trigger, a resume, a new camera).
@@ -83,7 +72,6 @@ public struct ChangeGate: Sendable {
         reference = []
         lastDecode = -.infinity
         lastSecondLook = -.infinity
-        owed = 0
     }
 
     /// The sample becomes the reference; the two grids trade places.
@@ -188,11 +176,10 @@ public struct ChangeGate: Sendable {
 public enum GateDecision: Sendable, Equatable {
     /// Nothing changed and no decode is due.
     case skip
-    /// Decode the frame, with the decoder's second looks or the plain pass only, with look `look`
-    /// of a decoder whose libraries take frames in turn. `changed`: the frame differs from the last
-    /// decoded one; when it does not (a timer decode, or a look owed to an unchanged scene), the
-    /// codes of the last decode are still in view whatever this decode finds.
-    case decode(secondLooks: Bool, look: Int = 0, changed: Bool = true)
+    /// Decode the frame, with the decoder's second looks or the plain pass only. `changed`: the
+    /// frame differs from the last decoded one; when it does not (a timer decode, or a look owed to
+    /// an unchanged scene), the codes of the last decode are still in view whatever this decode finds.
+    case decode(secondLooks: Bool, changed: Bool = true)
 }
 
 /// When frames are decoded.

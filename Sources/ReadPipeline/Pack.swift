@@ -1,4 +1,5 @@
 import Codes
+
 /// One read per pack: how codes that stand for the same item are told apart from separate items.
 public struct PackConfig: Sendable, Hashable {
     /// Which of a pack's codes is reported.

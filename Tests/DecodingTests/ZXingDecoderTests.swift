@@ -33,64 +33,6 @@ import Testing
         #expect(Read(symbol: symbol, frame: frame.size).aim == symbology.aimIdentifier(gs1: false))
     }
 
-    /// In a stream, engine both gives each frame to one look: look 0 is ZBar, look 1 zxing-cpp's first
-    /// pass, whose QR and linear codes count only when ZBar's latest look found nothing, and look 2
-    /// zxing-cpp's second looks. A still image gets every look, every read counting, and a code both
-    /// libraries read is reported once.
-    @Test func inAStreamTheLibrariesTakeFramesInTurn() throws {
-        let size = Size(width: 640, height: 480)
-        let frame = { (path: String) throws -> Frame in Barcodes.centred(try ImageFile.read(path: path), in: size) }
-        let ean = try frame(Barcodes.zint(.ean13, "590123412345"))
-        let dm = try frame(Barcodes.zint(.datamatrix, "turn by turn", scale: 4))
-        let qr = try frame(Barcodes.qr("QR for both"))
-        let decoder = try Decoders.make(Self.config(.both, DecoderEngine.both.defaultSymbologies))
-        #expect(decoder.looks == 3)
-        let found = { (frame: Frame, look: Int?) throws -> [Symbology] in try decoder.symbols(in: frame, viewport: .full, look: look).map(\.symbology) }
-        let blank = Barcodes.compose(size: size, placing: [])
-        #expect(try found(ean, 0) == [.ean13])
-        #expect(try found(ean, 1) == [])
-        #expect(try found(dm, 0) == [])
-        #expect(try found(dm, 1) == [.datamatrix])
-        #expect(try found(qr, 0) == [.qr])
-        #expect(try found(qr, 1) == [], "ZBar's latest look read it")
-        #expect(try found(blank, 0) == [])
-        #expect(try found(qr, 1) == [.qr], "ZBar's latest look found nothing")
-        // A still image: every look on the one frame, each code once.
-        #expect(try found(dm, nil) == [.datamatrix])
-        #expect(try found(ean, nil) == [.ean13])
-        #expect(try found(qr, nil) == [.qr])
-        #expect(try Decoders.make(Self.config(.zbar, [.ean13, .qr])).looks == 1)
-        #expect(try Decoders.make(Self.config(.zxing, [.datamatrix, .qr])).looks == 1)
-        #expect(try Decoders.make(Self.config(.both, [.datamatrix])).looks == 2)
-    }
-
-    /// zxing-cpp's second looks (tryRotate, tryInvert, the other binarizer) get a frame of their own
-    /// in a stream, and only when the scene's earlier looks found nothing: a light-on-dark DataMatrix
-    /// is read by look 2 alone, and beside an EAN-13 that ZBar read, look 2 costs nothing.
-    @Test func zxingSecondLooksTakeAFrameOfTheirOwn() throws {
-        let size = Size(width: 640, height: 480)
-        var code = try ImageFile.read(path: Barcodes.zint(.datamatrix, "light on dark", scale: 4))
-        code = Frame(width: code.width, height: code.height, pixels: (0..<code.height).flatMap { y in (0..<code.width).map { 255 - code[$0, y] } })
-        let ean = try ImageFile.read(path: Barcodes.zint(.ean13, "590123412345"))
-        let alone = Barcodes.centred(code, in: size, background: 30)
-        let beside = Barcodes.compose(size: size, placing: [(code, Point(x: 20, y: 10)), (ean, Point(x: 150, y: 240))])
-        let decoder = try Decoders.make(Self.config(.both, DecoderEngine.both.defaultSymbologies))
-        let found = { (frame: Frame, look: Int, secondLooks: Bool) throws -> [Symbology] in
-            try decoder.symbols(in: frame, viewport: .full, secondLooks: secondLooks, look: look).map(\.symbology)
-        }
-        #expect(try found(alone, 0, true) == [])
-        #expect(try found(alone, 1, true) == [])
-        #expect(try found(alone, 2, true) == [.datamatrix])
-        #expect(try found(alone, 0, false) == [])
-        #expect(try found(alone, 1, false) == [])
-        #expect(try found(alone, 2, false) == [], "a plain decode takes no second looks")
-        #expect(try found(beside, 0, true) == [.ean13])
-        #expect(try found(beside, 1, true) == [])
-        #expect(try found(beside, 2, true) == [], "ZBar's look at this scene found the EAN-13")
-        // A still image gets every pass.
-        #expect(try decoder.symbols(in: beside, viewport: .full).map(\.symbology).sorted { $0.rawValue < $1.rawValue } == [.datamatrix, .ean13])
-    }
-
     @Test func gs1DataMatrixIsMarkedAndParsed() throws {
         let path = try Barcodes.zint(.datamatrix, "[01]09506000134352[10]AB1[17]270101", gs1: true, scale: 3)
         let decoder = try ZXingDecoder(config: Self.config(.zxing, [.datamatrix]))
@@ -194,7 +136,7 @@ import Testing
         #expect(throws: DecoderError.self) { try Decoders.make(Self.config(.zxing, [.qr, .ean5])) }
         #expect(throws: DecoderError.self) { try Decoders.make(Self.config(.zbar, [.qr, .microqr])) }
         #expect(throws: DecoderError.self) { try Decoders.make(Self.config(.zxing, [.isbn13])) }
-        #expect(try Decoders.make(Self.config(.zxing, [.code128, .ean13])).looks == 1)
+        #expect(try Decoders.make(Self.config(.zxing, [.code128, .ean13])).passes == [.whole])
         #expect(ZXingDecoder.supported == Set(Symbology.allCases).subtracting(DecoderEngine.zbarOnly))
         #expect(DecoderEngine.zxing.defaultSymbologies.isSubset(of: ZXingDecoder.supported))
     }

@@ -80,7 +80,7 @@ import Testing
         var gating = GatingConfig()
         gating.maxIntervalSeconds = 0.25
         var gate = ChangeGate(config: gating)
-        gate.looks = 2
+        var schedule = LookSchedule(passes: [.zbar, .zxingFirst])
         var tracker = Self.tracker(absence: TrackingConfig().absenceSeconds)
         let size = Size(width: 160, height: 120)
         let empty = Frame(width: size.width, height: size.height, pixels: [UInt8](repeating: 200, count: size.width * size.height))
@@ -92,11 +92,13 @@ import Testing
         for frame in 0..<(30 * 6) {
             let time = Double(frame) / 30
             // Empty for a second, then the card for 5 s.
-            let decision = gate.decide(frame < 30 ? empty : card, viewport: PixelRect(x: 0, y: 0, width: size.width, height: size.height), at: time)
-            guard case .decode(_, let look, _) = decision else {
+            let decision = gate.decide(
+                frame < 30 ? empty : card, viewport: PixelRect(x: 0, y: 0, width: size.width, height: size.height), at: time, owed: schedule.owesLook)
+            guard case .decode(let secondLooks, let changed) = decision else {
                 tracker.touch(at: time)
                 continue
             }
+            let look = schedule.look(secondLooks: secondLooks, changed: changed).index
             looks.append(look)
             reported += tracker.update(with: frame >= 30 && look == reader ? [Self.symbol("held")] : [], at: time, look: look).new.count
         }

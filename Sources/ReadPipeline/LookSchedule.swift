@@ -1,0 +1,92 @@
+import Codes
+import Decoding
+
+/// Which of the decoder's passes takes each decoded frame of a stream: the one place that decides
+/// how ZBar and zxing-cpp share the frames (engine both), so that a frame costs one library.
+///
+/// A decode with second looks (a new scene) starts at look 0, and the frames right after it are owed
+/// the other looks, which the gate decodes whether they changed or not: a scene gets every look. On
+/// frames that keep changing, the looks take turns; plain timer decodes take turns too.
+///
+/// Engine both's looks are ZBar, then zxing-cpp's first pass, then zxing-cpp's second looks (tryRotate,
+/// tryInvert, the global-histogram binarizer). A changed frame given to zxing-cpp is a new scene to
+/// it: its first pass, every symbology. On a scene ZBar read, zxing-cpp's first pass looks only for
+/// what ZBar cannot read, and its second looks run only when no look at the scene found anything and
+/// the decode takes second looks (README, "Two decoders").
+public struct LookSchedule: Sendable {
+    /// The decoder's passes, one look each.
+    public let passes: [DecoderPass]
+    /// Looks still owed to the scene of the last full decode, and the look of the next plain one.
+    private var owed = 0
+    private var plainLook = 0
+    /// Whether ZBar's latest look found anything: zxing-cpp's QR and linear codes are then not needed.
+    private var zbarFound = false
+    /// Whether any look at the current scene found anything: zxing-cpp's second looks are then not needed.
+    private var sceneFound = false
+
+    public init(passes: [DecoderPass]) {
+        self.passes = passes.isEmpty ? [.whole] : passes
+    }
+
+    /// How many frames one full look at a scene takes.
+    public var looks: Int { passes.count }
+
+    /// Whether the next frame is owed a look at the scene of the last full decode.
+    public var owesLook: Bool { owed > 0 }
+
+    /// One frame's look.
+    public struct Look: Sendable, Hashable {
+        /// Its place in `passes` (the tracker keeps the codes of each look's latest frame).
+        public var index: Int
+        public var pass: DecoderPass
+        /// ZBar's latest look found codes: zxing-cpp looks only for what ZBar cannot read.
+        public var narrowed = false
+        /// Nothing to do: zxing-cpp's second looks on a scene already read, or on a decode without second looks.
+        public var skipped = false
+    }
+
+    /// The look of a frame the gate decoded, with or without `secondLooks`, `changed` from the last decoded frame or not.
+    public mutating func look(secondLooks: Bool, changed: Bool) -> Look {
+        let index: Int
+        if owed > 0 {
+            owed -= 1
+            index = looks - 1 - owed
+        } else if secondLooks {
+            owed = looks - 1
+            index = 0
+        } else {
+            plainLook = (plainLook + 1) % looks
+            index = plainLook
+        }
+        var pass = passes[index]
+        if changed && (pass == .zxingFirst || pass == .zxingSecond) {
+            // A frame the earlier looks did not see: a scene that keeps changing is read by ZBar and
+            // zxing-cpp in turn, and zxing-cpp's second looks wait until it holds still.
+            (zbarFound, sceneFound, pass) = (false, false, .zxingFirst)
+        }
+        switch pass {
+        case .whole, .zbar:
+            return Look(index: index, pass: pass)
+        case .zxingFirst:
+            if !passes.contains(.zbar) { sceneFound = false }
+            return Look(index: index, pass: pass, narrowed: zbarFound)
+        case .zxingSecond:
+            return Look(index: index, pass: pass, skipped: !secondLooks || sceneFound)
+        }
+    }
+
+    /// What `look` found.
+    public mutating func found(_ symbols: [Symbol], by look: Look) {
+        switch look.pass {
+        case .whole: break
+        case .zbar: (zbarFound, sceneFound) = (!symbols.isEmpty, !symbols.isEmpty)
+        case .zxingFirst: sceneFound = sceneFound || !symbols.isEmpty
+        case .zxingSecond: break
+        }
+    }
+
+    /// Owes nothing: the next decode is a new scene's first look (a trigger, a resume, a new camera).
+    public mutating func reset() {
+        owed = 0
+    }
+}
