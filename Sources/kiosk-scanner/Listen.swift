@@ -37,7 +37,7 @@ struct Listen: ParsableCommand {
                 continue
             }
             announced = false
-            // A consumer of scans from the first line: held reads come at once (README, "The socket").
+            // A consumer of scans from the first line: held reads come at once (docs/socket-protocol.md, "Delivery").
             connection.send("subscribe")
             var subscribed = false
             // Plain replies to our acks (`ok`, `error: ...`), still to come.

@@ -9,7 +9,7 @@ struct MQTT: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mqtt",
         abstract: "Bridge reads, state and commands to an MQTT broker (the config's mqtt section).",
-        discussion: "Options: --config FILE, --log-level LEVEL. README, \"MQTT\", has the topics."
+        discussion: "Options: --config FILE, --log-level LEVEL. docs/mqtt.md has the topics."
     )
 
     @Argument(parsing: .captureForPassthrough, help: "Passed to kiosk-scanner-mqtt: --config FILE, --log-level LEVEL.")

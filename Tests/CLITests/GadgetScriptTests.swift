@@ -103,19 +103,14 @@ import Testing
         #expect([UInt8](try Data(contentsOf: URL(fileURLWithPath: out))) == (try HIDPOSHost.triggerReport("prevent", descriptor: HIDPOSHost.descriptor())))
     }
 
-    @Test func theReadmesPythonHostReadsOurReports() throws {
-        let readme = try String(contentsOfFile: HIDPOSHost.repository + "/README.md", encoding: .utf8)
-        guard let start = readme.range(of: "```python\n"), let end = readme.range(of: "```", range: start.upperBound..<readme.endIndex) else {
-            Issue.record("no python example in the README")
-            return
-        }
+    @Test func theOutputsPagesPythonHostReadsOurReports() throws {
+        let example = try #require(try Markdown.codeBlocks("python", in: "docs/outputs.md", after: "## HID POS").first, "no python example in docs/outputs.md")
         let binary = (0..<70).map { UInt8($0 * 3 % 256) }
         let reports = HIDPOS.reports(data: Array("5901234123457".utf8), aim: "]E0") + HIDPOS.reports(data: binary, aim: "]Q1")
         let path = try TemporaryDirectory.shared.file("hidraw-py-\(UUID().uuidString.prefix(8))")
         try Data(reports.flatMap { $0 }).write(to: URL(fileURLWithPath: path))
-        let script = readme[start.upperBound..<end.lowerBound].replacingOccurrences(of: "/dev/hidraw0", with: path)
-        // The example (indented in its list item) reads forever; at the end of the file, report[1]
-        // raises IndexError.
+        let script = example.replacingOccurrences(of: "/dev/hidraw0", with: path)
+        // The example reads forever; at the end of the file, report[1] raises IndexError.
         let result = try Tool.capture("python3", ["-c", "import sys, textwrap; exec(textwrap.dedent(sys.argv[1]))", String(script)])
         let expected = "]E0 b'5901234123457'\n]Q1 \(try Tool.capture("python3", ["-c", "print(bytes(\(binary)))"]).stdout)"
         #expect(result.stdout == expected, "\(result.stderr)")

@@ -148,10 +148,10 @@ import Testing
         expectConfigError(text, line: line, key: key, reason: reason)
     }
 
-    /// The README's ten examples, each as a serial output's keys: they parse, and do what their
-    /// line in the README says.
-    @Test func theReadmeExamplesParseAndDoWhatTheySay() throws {
-        let blocks = try Markdown.codeBlocks("yaml", in: "README.md", after: "## POS data")
+    /// docs/pos-data.md's ten examples, each as a serial output's keys: they parse, and do what
+    /// their line on that page says.
+    @Test func thePOSDataExamplesParseAndDoWhatTheySay() throws {
+        let blocks = try Markdown.codeBlocks("yaml", in: "docs/pos-data.md", after: "## Ten examples")
         try #require(blocks.count == 10)
         var formats: [OutputFormat] = []
         for block in blocks {
@@ -159,7 +159,7 @@ import Testing
             let indent = block.split(separator: "\n").first!.prefix { $0 == " " }.count
             let lines = block.split(separator: "\n").map { "    " + $0.dropFirst(indent) }
             let text = "outputs:\n  - type: serial\n    device: /dev/ttyS0\n    terminator: none\n" + lines.joined(separator: "\n") + "\n"
-            var format = try ConfigFile.parse(text, file: "README.md").outputs[0].format
+            var format = try ConfigFile.parse(text, file: "docs/pos-data.md").outputs[0].format
             format.terminator = .none
             formats.append(format)
         }

@@ -117,8 +117,8 @@ import Testing
         #expect(counted.counters["duplicates"] as? Int ?? 0 > 0)
     }
 
-    @Test func theREADMEsPythonPOSClientAcksAndNaks() throws {
-        let script = try #require(try Markdown.codeBlocks("python", in: "README.md", after: "A POS client that acks").first)
+    @Test func theSocketPagesPythonPOSClientAcksAndNaks() throws {
+        let script = try #require(try Markdown.codeBlocks("python", in: "docs/socket-protocol.md", after: "A POS client that acks").first)
         #expect(script.split(separator: "\n").count <= 20)
         let daemon = try start("socket:\n  acknowledge: required\n")
         let status = try daemon.connect()  // the socket is there
