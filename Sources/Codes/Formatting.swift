@@ -1,4 +1,5 @@
 import Documents
+
 /// What an output (or the socket) does to a read's data before framing it: the GTIN options first,
 /// then an ordered list of rules, the first whose criteria match acting on the data, in the manner
 /// of Zebra's Advanced Data Formatting and Honeywell's Data Formatter. Pure: a read in, data out.

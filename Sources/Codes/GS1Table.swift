@@ -1,4 +1,5 @@
 import Documents
+
 /// What an application identifier's data looks like.
 struct AISpec: Sendable {
     enum Kind: Sendable {

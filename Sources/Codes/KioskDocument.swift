@@ -2,7 +2,7 @@ import Documents
 import FoundationEssentials
 import Platform
 
-/// A read whose data is a kiosk document (README, "Kiosk documents"): an AAMVA driver's licence or
+/// A read whose data is a kiosk document (docs/documents.md): an AAMVA driver's licence or
 /// ID card, or an IATA boarding pass, parsed. Every field stays here, in memory, for templates and
 /// rules; what consumers see is the config's choice (`Read.id`, `Read.boardingPass`).
 public struct KioskDocument: Sendable, Hashable {

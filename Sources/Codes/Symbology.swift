@@ -1,4 +1,5 @@
 import Imaging
+
 /// A barcode symbology. The raw value is the name used in the config file and on the command line.
 public enum Symbology: String, Sendable, Hashable, CaseIterable, Codable {
     case ean13, ean8, upca, upce, isbn10, isbn13, ean2, ean5

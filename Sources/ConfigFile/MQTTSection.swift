@@ -1,4 +1,3 @@
-
 /// The `mqtt` section: the bridge's broker, identity, topics, TLS and spool.
 extension ConfigFile {
     static func readMQTT(_ section: inout Section, into mqtt: inout MQTTConfig) throws(ConfigError) {

@@ -1,4 +1,5 @@
 import Documents
+
 /// One mapping of the config file, read key by key; a key nobody asked for is an error.
 struct Section {
     let file: String

@@ -11,7 +11,7 @@ struct Awaiting {
     let since: NIODeadline
 }
 
-/// The socket's connections (README, "The socket"): who consumes scans, what each has not read
+/// The socket's connections (docs/socket-protocol.md): who consumes scans, what each has not read
 /// or acked, writes with their queue limits, and the check of unread counts and deadlines.
 extension Delivery {
     /// One connection, as delivery sees it.

@@ -8,7 +8,7 @@ import Platform
 import ScannerProtocol
 import Synchronization
 
-/// Commands (README, "The socket"): one reply line per command line, and who may send which.
+/// Commands (docs/socket-protocol.md): one reply line per command line, and who may send which.
 extension Delivery {
     /// Answers one command line from `id`; nil stands for a line over the length limit.
     func handle(_ line: Substring?, from id: Int) {

@@ -6,8 +6,8 @@ import NIOCore
 import Outputs
 import ScannerProtocol
 
-/// The one owner of every read from the moment capture hands it over to its outcome (README, "The
-/// socket": delivery rules): the hold queue, the fan-out to the socket's consumers, what each
+/// The one owner of every read from the moment capture hands it over to its outcome (docs/socket-protocol.md,
+/// delivery rules): the hold queue, the fan-out to the socket's consumers, what each
 /// consumer has read or acked, the outputs' answers, the outcome counters, and the feedback the
 /// cashier hears. It is bound to one event loop: made there, touched there only (from other threads
 /// through `NIOLoopBound`, which checks), and every path that changes a read asserts it.

@@ -48,7 +48,7 @@ struct SocketPeer: Sendable, CustomStringConvertible {
     }
 }
 
-/// What a connection may do (README, "The socket": who may do what). `status` and `metrics` are
+/// What a connection may do (docs/socket-protocol.md: who may do what). `status` and `metrics` are
 /// for anyone who can open the socket; taking reads for root and the members of
 /// `socket.consumer_group` (anyone, when it is not set); control commands and camera images for
 /// root and the members of `socket.control_group`.

@@ -44,7 +44,7 @@ public enum DecoderEngine: String, Sendable, Hashable, CaseIterable {
 
 /// Which decoder reads which symbologies.
 public struct DecoderConfig: Sendable, Hashable {
-    /// The library, or both: `both` by default, which reads the most (README, "Two decoders").
+    /// The library, or both: `both` by default, which reads the most (docs/configuration.md, "Two decoders").
     public var engine = DecoderEngine.standard
     /// The symbologies looked for.
     public var symbologies: Set<Symbology> = DecoderEngine.standard.defaultSymbologies
@@ -65,7 +65,7 @@ public enum Preprocessing: String, Sendable, Hashable, CaseIterable {
     /// zxing-cpp again with its global-histogram binarizer: uneven light, low contrast.
     case binarizer
 
-    /// Chosen from the accuracy and frame-cost benchmarks (README, "Two decoders").
+    /// Chosen from the accuracy and frame-cost benchmarks (docs/configuration.md, "Two decoders").
     public static let defaults: Set<Preprocessing> = [.inverted, .secondScale, .binarizer]
 }
 

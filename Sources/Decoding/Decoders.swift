@@ -12,7 +12,7 @@ public enum Decoders {
             return try ZXingDecoder(config: config)
         case .both:
             // Measured over the sample corpus: zxing-cpp's QR and linear reads counting beside
-            // ZBar's reads at least as many as either library alone on every set (README, "Two decoders").
+            // ZBar's reads at least as many as either library alone on every set (docs/configuration.md, "Two decoders").
             return try RoutedDecoder(config: config, fallback: true, everything: true)
         }
     }

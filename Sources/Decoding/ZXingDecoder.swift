@@ -59,7 +59,7 @@ public final class ZXingDecoder: Decoder {
     }
 
     /// One pass over the frame. A stream gives the two passes to two frames, so that no frame costs
-    /// more than ZBar's (README, "Two decoders").
+    /// more than ZBar's (docs/configuration.md, "Two decoders").
     public enum Pass: Sendable {
         /// Rows and columns as the frame has them (no tryRotate), dark on light, the local-average binarizer.
         case first

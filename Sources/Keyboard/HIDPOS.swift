@@ -1,4 +1,5 @@
 import Codes
+
 /// The board as a USB HID Point of Sale bar code scanner: the reports, as the HID Point of Sale
 /// Usage Tables 1.02 (5 March 2001) define them for a bar code scanner: section 3, "Usage Page Bar
 /// Code Scanner (0x8C)", whose usage table opens the section (p. 4), with 3.1 Application Usages

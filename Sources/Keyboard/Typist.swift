@@ -1,4 +1,5 @@
 import Codes
+
 /// Turns the bytes an output sends into the key actions that type them on a host layout.
 /// Pure: the keyboard backends (uinput, HID gadget) only render the actions.
 public struct Typist: Sendable {

@@ -1,5 +1,6 @@
 import Codes
 import Keyboard
+
 /// A serial port: the device and its line settings.
 public struct SerialConfig: Sendable, Hashable {
     public enum Parity: String, Sendable, Hashable, CaseIterable { case none, even, odd }

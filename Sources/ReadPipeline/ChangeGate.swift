@@ -1,4 +1,5 @@
 import Imaging
+
 /// Decides whether a frame is worth decoding: only when the viewport changed since the last decoded
 /// frame, or, as a rare safety net, when `maxIntervalSeconds` passed without a decode. A kiosk
 /// scanner looks at an empty counter most of the time, and a decode costs milliseconds where this

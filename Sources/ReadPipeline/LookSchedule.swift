@@ -12,7 +12,7 @@ import Decoding
 /// tryInvert, the global-histogram binarizer). A changed frame given to zxing-cpp is a new scene to
 /// it: its first pass, every symbology. On a scene ZBar read, zxing-cpp's first pass looks only for
 /// what ZBar cannot read, and its second looks run only when no look at the scene found anything and
-/// the decode takes second looks (README, "Two decoders").
+/// the decode takes second looks (docs/configuration.md, "Two decoders").
 public struct LookSchedule: Sendable {
     /// The decoder's passes, one look each.
     public let passes: [DecoderPass]

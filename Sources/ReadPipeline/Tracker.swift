@@ -1,5 +1,6 @@
 import Codes
 import Imaging
+
 /// Decides which codes seen in a frame are new reads, with the "same symbol timeout" semantics of
 /// commercial presentation scanners: a code is reported when it enters the viewport, and again only
 /// after it has been out of view for `absence` seconds, or after `sameCodeTimeout` seconds in view.

@@ -45,7 +45,7 @@ public final class SocketLines {
     }
 
     /// Tells the daemon this connection is a tool's, not a consumer of scans (`unsubscribe`), and
-    /// reads up to its reply: no read, held or new, is ever written to it (README, "The socket").
+    /// reads up to its reply: no read, held or new, is ever written to it (docs/socket-protocol.md).
     public func declareTool() {
         send("unsubscribe")
         while let line = next() {

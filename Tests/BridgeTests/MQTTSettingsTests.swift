@@ -1,8 +1,8 @@
-@testable import Bridge
 import Bridge
 import ConfigFile
 import Testing
 
+@testable import Bridge
 
 #if canImport(Glibc)
     import Glibc

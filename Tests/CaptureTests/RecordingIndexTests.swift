@@ -15,7 +15,11 @@ import Testing
         #expect(index.frames.map(\.file) == ["001.pgm"] && index.frames[0].reads.isEmpty)
         var written = RecordingIndex()
         written.missedFrames = 2
-        written.frames = [RecordingIndex.Entry(file: "frame-000001.pgm", sequence: 4, timestampNs: 7, reads: [Read(symbol: Symbol(symbology: .ean13, bytes: Array("5901234123457".utf8), corners: Self.box), frame: Size(width: 10, height: 10))])]
+        written.frames = [
+            RecordingIndex.Entry(
+                file: "frame-000001.pgm", sequence: 4, timestampNs: 7,
+                reads: [Read(symbol: Symbol(symbology: .ean13, bytes: Array("5901234123457".utf8), corners: Self.box), frame: Size(width: 10, height: 10))])
+        ]
         let again = try JSONDecoder.forEvents().decode(RecordingIndex.self, from: JSONEncoder.forEvents().encode(written))
         #expect(again.missedFrames == 2 && again.frames[0].sequence == 4 && again.frames[0].reads.map(\.text) == ["5901234123457"])
         #expect(throws: DecodingError.self) { try JSONDecoder.forEvents().decode(RecordingIndex.self, from: Data(#"{"frames": [{"file": "a"}]}"#.utf8)) }

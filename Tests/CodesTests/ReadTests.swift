@@ -7,7 +7,6 @@ import Testing
 @Suite struct ReadTests {
     static let box = Corners([Point(x: 0, y: 0), Point(x: 9, y: 0), Point(x: 9, y: 9), Point(x: 0, y: 9)])
 
-
     @Test(arguments: [
         (Symbology.ean13, false, "]E0"), (.ean8, false, "]E4"), (.upca, false, "]E0"), (.upce, false, "]E0"),
         (.code128, false, "]C0"), (.code128, true, "]C1"), (.code39, false, "]A0"), (.code93, false, "]G0"),

@@ -1,7 +1,6 @@
 import Capture
 import Codes
 import ConfigFile
-@testable import Daemon
 import Daemon
 import Feedback
 import Foundation
@@ -14,6 +13,7 @@ import ScannerTestSupport
 import Synchronization
 import Testing
 
+@testable import Daemon
 
 /// The capture loop in this process, with a scripted camera and clock: the rules of the loop itself
 /// (a trigger session ends at its first read, a silent camera counts as interrupted, reconnects are

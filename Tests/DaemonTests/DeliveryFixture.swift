@@ -1,5 +1,4 @@
 import Codes
-@testable import Daemon
 import Daemon
 import Feedback
 import Foundation
@@ -11,6 +10,7 @@ import Outputs
 import ScannerProtocol
 import Synchronization
 
+@testable import Daemon
 
 /// `Delivery` on an EmbeddedEventLoop, with consumers as EmbeddedChannels whose reading the test
 /// plays, a feedback recorder and outputs that answer as told: the delivery rules in-process,

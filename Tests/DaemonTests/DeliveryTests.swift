@@ -1,13 +1,13 @@
 import Codes
-@testable import Daemon
 import Glibc
 import Logging
 import NIOCore
 import ScannerProtocol
 import Testing
 
+@testable import Daemon
 
-/// The delivery rules (README, "The socket"), in-process: framing, hold and expiry, fan-out,
+/// The delivery rules (docs/socket-protocol.md), in-process: framing, hold and expiry, fan-out,
 /// clients that never read, acks, naks and timeouts, the feedback decision and the counter identity.
 @Suite struct DeliveryTests {
     static func config(_ change: (inout SocketConfig) -> Void = { _ in }) -> SocketConfig {

@@ -2,7 +2,7 @@ import Foundation
 import ScannerTestSupport
 import Testing
 
-/// What the cashier hears when the POS acks, stops acking or refuses a read (README, "The socket":
+/// What the cashier hears when the POS acks, stops acking or refuses a read (docs/socket-protocol.md:
 /// acknowledged delivery), through the emulated buzzer. Patterns are told apart by their number of
 /// beeps: startup 3, good read 1, held 2, dropped 4, rejected 5, not-found 6.
 extension GPIOTests {

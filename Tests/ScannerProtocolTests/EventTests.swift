@@ -10,7 +10,6 @@ import Testing
 @Suite struct EventTests {
     static let box = Corners([Point(x: 0, y: 0), Point(x: 9, y: 0), Point(x: 9, y: 9), Point(x: 0, y: 9)])
 
-
     @Test func jsonCarriesTextBytesAndCorners() throws {
         var read = Read.sample(.qr, "Grüße")
         read.seq = 7

@@ -4,7 +4,7 @@ import Foundation
 import ImageFiles
 import Imaging
 
-/// Made-up kiosk documents (README, "Kiosk documents") drawn by zint, for the tests that put them
+/// Made-up kiosk documents (docs/documents.md) drawn by zint, for the tests that put them
 /// through the daemon and `scan`: the licence of the AAMVA standard's example and an IATA pass.
 public enum KioskDocuments {
     /// The AAMVA DL/ID standard's 2020 example (a made-up Virginia licence, expired in 2024), as
