@@ -56,11 +56,9 @@ import Testing
         let broker = try Broker()
         let subscriber = try Subscriber(port: broker.port, topics: ["kiosk-scanner/acked/scan"])
         let daemon = try daemon(socket: "")
-        let control = try daemon.connect(subscribe: false)
-        _ = control.command("unsubscribe")
+        let control = try daemon.connectControl()
         let bridge = try bridge(daemon, port: broker.port)
-        #expect(bridge.waitForLog("connected to the daemon"), "\(bridge.log)")
-        #expect(bridge.waitForLog("connected to the broker"), "\(bridge.log)")
+        Fixtures.expectConnected(bridge)
 
         try show((1...5).map { "acked \($0)" }, to: daemon, from: 1)
         let seqs = MQTTTests.seqs(from: subscriber, through: 5)
@@ -76,8 +74,7 @@ import Testing
         let broker = try Broker()
         let subscriber = try Subscriber(port: broker.port, topics: ["kiosk-scanner/acked/scan"])
         let daemon = try daemon(socket: "  consumer_after: 0\n")
-        let control = try daemon.connect(subscribe: false)
-        _ = control.command("unsubscribe")
+        let control = try daemon.connectControl()
         try show((1...3).map { "held \($0)" }, to: daemon, from: 1)
         #expect(daemon.waitForLog("holding read 3"), "held: no consumer yet")
 

@@ -84,4 +84,10 @@ enum Fixtures {
     static func bridge(config: String, in directory: String, name: String = "bridge") throws -> LoggedProcess {
         try LoggedProcess(MQTTTests.bridgeBinary, ["--config", config, "--log-level", "debug"], logPath: "\(directory)/\(name).log")
     }
+
+    /// Expects `bridge` to log that it connected to the daemon, then to the broker.
+    static func expectConnected(_ bridge: LoggedProcess, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(bridge.waitForLog("connected to the daemon"), "\(bridge.log)", sourceLocation: sourceLocation)
+        #expect(bridge.waitForLog("connected to the broker"), "\(bridge.log)", sourceLocation: sourceLocation)
+    }
 }

@@ -38,8 +38,7 @@ import Testing
                   - { type: serial, device: \(bench.directory)/ttyGS0 }
                 """)
         let idle = try daemon.connect()
-        let control = try daemon.connect(subscribe: false)
-        _ = control.command("unsubscribe")
+        let control = try daemon.connectControl()
 
         // Each keyboard has typed its first key, and now sleeps a second before each of the rest.
         for gadget in keyboards {
