@@ -24,11 +24,16 @@ extension GPIOTests {
 
     func beeps(_ count: Int) -> Bool { gpio.waitFor { _ in gpio.pulses(of: Self.buzzer).count == count } != nil }
 
-    @Test func aPOSThatStopsAckingHearsHeldThenDroppedAndTheReadIsCounted() throws {
+    /// The daemon on `patterns` and a POS connected to it, once the startup pattern has sounded.
+    func startWithPOS(_ patterns: String = GPIOTests.ackPatterns) throws -> (DaemonProcess, SocketClient) {
         try bench.camera.plug(["background": "200"])
-        let daemon = try start(Self.ackPatterns)
+        let daemon = try start(patterns)
         #expect(beeps(3), "the startup pattern")
-        let pos = try daemon.connect()
+        return (daemon, try daemon.connect())
+    }
+
+    @Test func aPOSThatStopsAckingHearsHeldThenDroppedAndTheReadIsCounted() throws {
+        let (daemon, pos) = try startWithPOS()
         try show("acked")
         let first = try #require(pos.waitForScan("acked").match?["seq"] as? Int)
         #expect(pos.command("ack \(first)")?["ok"] as? Bool == true)
@@ -46,10 +51,7 @@ extension GPIOTests {
     }
 
     @Test func aNakSoundsTheRejectedOrTheNamedPatternAndIsCountedAsRejected() throws {
-        try bench.camera.plug(["background": "200"])
-        let daemon = try start(Self.ackPatterns.replacingOccurrences(of: "ack_timeout: 0.2", with: "ack_timeout: 30"))
-        #expect(beeps(3), "the startup pattern")
-        let pos = try daemon.connect()
+        let (daemon, pos) = try startWithPOS(Self.ackPatterns.replacingOccurrences(of: "ack_timeout: 0.2", with: "ack_timeout: 30"))
         try show("no such item")
         let first = try #require(pos.waitForScan("no such item").match?["seq"] as? Int)
         #expect(pos.command("nak \(first) not-found")?["ok"] as? Bool == true)
