@@ -72,55 +72,9 @@ import Testing
         let named = try ConfigFile.parse("decoder:\n  engine: both\n  symbologies: [ean13]\n", file: "named.conf").decoder.symbologies
         #expect(named == [.ean13])
     }
+
     /// Each bad file names the line and the key that is wrong.
-    @Test(
-        arguments: [
-            ("camera:\n  fps: 30\n  colour: red\n", 3, "camera.colour", "unknown key"),
-            ("camera:\n  fps: fast\n", 2, "camera.fps", "whole number"),
-            ("camera:\n  width: 640\n\n  fps: 500\n", 4, "camera.fps", "out of range"),
-            ("camera:\n  device: /dev/video0\n  controls: { gain: 2.5 }\n", 3, "camera.controls.gain", "whole number"),
-            ("camera:\n  device: libcamera\n  autofocus: sometimes\n", 3, "camera.autofocus", "continuous, auto, manual, off"),
-            ("camera:\n  device: libcamera\n  lens_position: -1\n", 3, "camera.lens_position", "out of range"),
-            ("decoder:\n  symbologies:\n    - ean13\n    - qrcode\n", 4, "decoder.symbologies[1]", "unknown symbology"),
-            ("viewport:\n  square: 1.5\n", 2, "viewport.square", "out of range"),
-            ("viewport:\n  rect: [0.5, 0.5, 0.6, 0.1]\n", 2, "viewport.rect", "inside the frame"),
-            ("socket:\n  mode: \"0999\"\n", 2, "socket.mode", "octal"),
-            ("socket:\n  format: xml\n", 2, "socket.format", "json, plain"),
-            ("tracking:\n  absence: -1\n", 2, "tracking.absence", "out of range"),
-            ("decoder:\n  lengths:\n    itf: { min: 10, max: 4 }\n", 3, "decoder.lengths.itf", "above max"),
-            ("scoket:\n  path: /x\n", 1, "scoket", "unknown key"),
-            ("camera: [1, 2]\n", 1, "camera", "mapping"),
-            ("decoder:\n  engine: zbar\n  symbologies: [qr, datamatrix]\n", 3, "decoder.symbologies", "ZBar cannot read datamatrix"),
-            ("decoder:\n  engine: zxing\n  symbologies: [qr, databar, code128, isbn13]\n", 3, "decoder.symbologies", "isbn13 are read by ZBar only"),
-            ("decoder:\n  engine: quagga\n", 2, "decoder.engine", "zbar, zxing, both"),
-            ("gpio:\n  torch: { chip: gpiochip0 }\n", 2, "gpio.torch", "needs chip"),
-            ("gpio:\n  torch: { chip: gpiochip0, line: 17, drive: totem-pole }\n", 2, "gpio.torch.drive", "push-pull, open-drain"),
-            ("gpio:\n  trigger: { chip: 0, line: 23, bias: pull-sideways }\n", 2, "gpio.trigger.bias", "pull-up"),
-            ("gpio:\n  trigger: { chip: 0, line: 23, drive: open-drain }\n", 2, "gpio.trigger.drive", "unknown key"),
-            ("gpio:\n  buzzer:\n    type: piezo\n", 3, "gpio.buzzer.type", "active (a GPIO line), passive (a PWM channel)"),
-            ("gpio:\n  buzzer: { type: passive, pwm_chip: pwmchip0 }\n", 2, "gpio.buzzer.pwm_chip", "sysfs path"),
-            ("gpio:\n  torch: { chip: 0, line: 17, active_low: yes }\n", 2, "gpio.torch.active_low", "true or false"),
-            ("feedback:\n  good_read: { beep: 9 }\n", 2, "feedback.good_read.beep", "out of range"),
-            ("metrics:\n  textfile: /tmp/x.txt\n", 2, "metrics.textfile", ".prom"),
-            ("outputs:\n  - type: printer\n", 2, "outputs[0].type", "serial, keyboard, hid-pos"),
-            ("decoder:\n  preprocessing: [sharpen]\n", 2, "decoder.preprocessing[0]", "inverted, second-scale, binarizer"),
-            ("outputs:\n  - type: serial\n", 2, "outputs[0]", "needs device"),
-            ("outputs:\n  - type: hid-pos\n", 2, "outputs[0]", "needs device"),
-            ("outputs:\n  - { type: hid-pos, device: /dev/hidg1, host_control: maybe }\n", 2, "outputs[0].host_control", "true or false"),
-            ("outputs:\n  - { type: serial, device: /dev/ttyS0, baud: 9601 }\n", 2, "outputs[0].baud", "9600"),
-            ("outputs:\n  - { type: serial, device: /dev/ttyS0, parity: mark }\n", 2, "outputs[0].parity", "none, even, odd"),
-            ("outputs:\n  - { type: serial, device: ttyS0 }\n", 2, "outputs[0].device", "absolute path"),
-            ("outputs:\n  - { type: serial, device: /dev/ttyS0 }\n  - { type: keyboard, layout: qwertz }\n", 3, "outputs[1].layout", "no layout 'qwertz'"),
-            ("outputs:\n  - { type: keyboard, layout: ch(nonesuch) }\n", 2, "outputs[0].layout", "layout 'ch' has no variant 'nonesuch'"),
-            ("outputs:\n  - { type: keyboard, layout: \"de,fr\" }\n", 2, "outputs[0].layout", "not a layout name"),
-            ("outputs:\n  - { type: keyboard, layout: ru, gs_key: \"ctrl+]\" }\n", 2, "outputs[0].gs_key", "layout ru has no single key for ']'"),
-            ("outputs:\n  - { type: keyboard, gs_key: hyper+x }\n", 2, "outputs[0].gs_key", "not a modifier"),
-            ("outputs:\n  - { type: keyboard, suffix: \"\\\\q\" }\n", 2, "outputs[0].suffix", "bad escape"),
-            ("outputs:\n  - { type: keyboard, colour: red }\n", 2, "outputs[0].colour", "unknown key"),
-        ] as [(String, Int, String, String)])
-    func errorsNameLineAndKey(text: String, line: Int, key: String, reason: String) {
-        expectConfigError(text, line: line, key: key, reason: reason)
-    }
+    @Test(arguments: BadConfig.general) func errorsNameLineAndKey(_ file: BadConfig) { file.expectRefused() }
 
     @Test func readsGPIOLinesAndFeedbackPatterns() throws {
         let config = try ConfigFile.parse(

@@ -76,31 +76,8 @@ import Testing
         #expect(template.separator == [0x09])
     }
 
-    @Test(
-        arguments: [
-            ("documents: no\n", 1, "documents", "true or false"),
-            ("id: [issuer]\n", 1, "id", "expected a mapping"),
-            (
-                "id:\n  fields: [issuer, birthdate]\n", 2, "id.fields[1]",
-                "'birthdate' is not a field of a driver's licence or ID card (fields: document_type, issuer,"
-            ),
-            ("id:\n  fields:\n    - issuer\n    - age_over_16\n", 4, "id.fields[1]", "age_over_16 needs its age in id.age_thresholds (now 18, 21)"),
-            ("id:\n  age_thresholds: [19]\n  fields: [age_over_21]\n", 3, "id.fields[0]", "(now 19)"),
-            ("id:\n  fields: [nick*]\n", 2, "id.fields[0]", "'nick*' stands for no field of a driver's licence or ID card"),
-            ("id:\n  fields: issuer\n", 2, "id.fields", "expected a list"),
-            ("id:\n  raw: yes\n", 2, "id.raw", "true or false"),
-            ("id:\n  age_thresholds: []\n", 2, "id.age_thresholds", "at least one age"),
-            ("id:\n  age_thresholds: [18, 200]\n", 2, "id.age_thresholds[1]", "out of range 1...150"),
-            ("id:\n  age_thresholds: [21, 21]\n", 2, "id.age_thresholds[1]", "21 is given twice"),
-            ("id:\n  age_thresholds: 21\n", 2, "id.age_thresholds", "expected a list"),
-            ("id:\n  enabled: false\n", 2, "id.enabled", "unknown key (known here: age_thresholds, fields, raw)"),
-            ("boarding_pass:\n  fields: [passenger_name, seat]\n", 2, "boarding_pass.fields[1]", "'seat' is a field of each leg: name legs"),
-            ("boarding_pass:\n  fields: [age_over_*]\n", 2, "boarding_pass.fields[0]", "stands for no field of a boarding pass"),
-            ("boarding_pass:\n  age_thresholds: [18]\n", 2, "boarding_pass.age_thresholds", "unknown key (known here: fields, raw)"),
-        ] as [(String, Int, String, String)])
-    func errorsNameLineAndKey(text: String, line: Int, key: String, reason: String) {
-        expectConfigError(text, line: line, key: key, reason: reason)
-    }
+    /// Each bad file names the line and the key that is wrong.
+    @Test(arguments: BadConfig.documents) func errorsNameLineAndKey(_ file: BadConfig) { file.expectRefused() }
 
     /// docs/documents.md's three examples, each a whole config file: they parse, and do what their
     /// comment says.

@@ -71,82 +71,8 @@ import Testing
         #expect(defaults.socket.formatting.isIdentity && defaults.pack == PackConfig())
     }
 
-    @Test(
-        arguments: [
-            ("socket:\n  gtin:\n    upca: 14\n", 3, "socket.gtin.upca", "12, 13"),
-            ("socket:\n  gtin:\n    check_digit: drop\n", 3, "socket.gtin.check_digit", "keep, strip"),
-            ("socket:\n  gtin:\n    ean13: 14\n", 3, "socket.gtin.ean13", "unknown key"),
-            ("socket:\n  rules:\n    - when: { symbology: ean99 }\n      do: drop\n", 3, "socket.rules[0].when.symbology", "unknown symbology"),
-            ("socket:\n  rules:\n    - when: { length: [9, 3] }\n      do: drop\n", 3, "socket.rules[0].when.length", "above max"),
-            ("socket:\n  rules:\n    - when: { regex: \"a(b\" }\n      do: drop\n", 3, "socket.rules[0].when.regex", "regular expression"),
-            (
-                "socket:\n  rules:\n    - when: { regex: \"(a\" }\n      do: drop\n", 3, "socket.rules[0].when.regex",
-                "not a regular expression RE2 accepts: missing ): (a"
-            ),
-            ("socket:\n  rules:\n    - when: { regex: \"^(?!TEST)\" }\n      do: drop\n", 3, "socket.rules[0].when.regex", "(RE2 has no lookahead)"),
-            (
-                "socket:\n  rules:\n    - do:\n        - replace:\n            pattern: \"(a)\\\\1\"\n", 5, "socket.rules[0].do[0].replace.pattern",
-                "invalid escape sequence: \\1 (RE2 has no backreferences)"
-            ),
-            ("socket:\n  rules:\n    - when: { ai: \"999\" }\n      do: drop\n", 3, "socket.rules[0].when.ai", "not a GS1 application identifier"),
-            ("socket:\n  rules:\n    - when: { colour: red }\n      do: drop\n", 3, "socket.rules[0].when.colour", "unknown key"),
-            ("socket:\n  rules:\n    - when: { symbology: ean13 }\n", 3, "socket.rules[0]", "needs do"),
-            ("socket:\n  rules:\n    - do: [explode]\n", 3, "socket.rules[0].do[0]", "not an action"),
-            ("socket:\n  rules:\n    - do:\n        - rotate: 3\n", 4, "socket.rules[0].do[0].rotate", "unknown action"),
-            ("socket:\n  rules:\n    - do: [strip_leading: x]\n", 3, "socket.rules[0].do[0].strip_leading", "whole number"),
-            ("socket:\n  rules:\n    - do: [take_ai: \"10\"]\n", 3, "socket.rules[0].do[0]", "needs when: {ai: '10'}"),
-            ("socket:\n  rules:\n    - do: [pad: { length: 8, with: ab }]\n", 3, "socket.rules[0].do[0].pad.with", "one character"),
-            ("socket:\n  rules:\n    - do: [replace: { with: x }]\n", 3, "socket.rules[0].do[0].replace", "needs pattern"),
-            ("socket:\n  unmatched: keep\n", 2, "socket.unmatched", "send, drop"),
-            (
-                "socket:\n  rules:\n    - when: { document: passport }\n      do: drop\n", 3, "socket.rules[0].when.document",
-                "'passport' is not one of id, boarding_pass"
-            ),
-            ("socket:\n  rules:\n    - do:\n        - id_template: { sex: M/F }\n", 4, "socket.rules[0].do[0].id_template", "needs fields"),
-            (
-                "socket:\n  rules:\n    - do:\n        - id_template:\n            fields:\n              - family_name\n              - dob\n", 7,
-                "socket.rules[0].do[0].id_template.fields[1]", "'dob' is not a field of a licence, ID card or boarding pass (fields: document_type,"
-            ),
-            (
-                "socket:\n  rules:\n    - when: { document: id }\n      do: [id_template: { fields: [seat] }]\n", 4,
-                "socket.rules[0].do[0].id_template.fields[0]", "'seat' is not a field of a driver's licence or ID card"
-            ),
-            (
-                "socket:\n  rules:\n    - when: { document: boarding_pass }\n      do: [id_template: { fields: [seat, birth_date] }]\n", 4,
-                "socket.rules[0].do[0].id_template.fields[1]", "'birth_date' is not a field of a boarding pass (fields: format_code,"
-            ),
-            ("socket:\n  rules:\n    - do: [id_template: { fields: [age_over_*] }]\n", 3, "socket.rules[0].do[0].id_template.fields[0]", "name each one"),
-            (
-                "socket:\n  rules:\n    - do: [id_template: { fields: [age_over_30] }]\n", 3, "socket.rules[0].do[0].id_template.fields[0]",
-                "age_over_30 needs its age in id.age_thresholds (now 18, 21)"
-            ),
-            ("socket:\n  rules:\n    - do: [id_template: { fields: [] }]\n", 3, "socket.rules[0].do[0].id_template.fields", "at least one field"),
-            (
-                "socket:\n  rules:\n    - do:\n        - id_template:\n            fields: [birth_date]\n            date_format: DATE\n", 6,
-                "socket.rules[0].do[0].id_template.date_format", "'DATE' holds none of YYYY, YY, MM, DD"
-            ),
-            (
-                "socket:\n  rules:\n    - do: [id_template: { fields: [sex], sex: male }]\n", 3, "socket.rules[0].do[0].id_template.sex",
-                "'male' is not one of M/F, 1/2"
-            ),
-            (
-                "socket:\n  rules:\n    - do: [id_template: { fields: [sex], colour: red }]\n", 3, "socket.rules[0].do[0].id_template.colour",
-                "unknown key (known here: date_format, fields, separator, sex, terminator)"
-            ),
-            (
-                "outputs:\n  - type: serial\n    device: /dev/ttyS0\n    rules:\n      - do: [id_template: { fields: [age], terminator: \"\\\\q\" }]\n", 5,
-                "outputs[0].rules[0].do[0].id_template.terminator", "bad escape"
-            ),
-            (
-                "outputs:\n  - type: serial\n    device: /dev/ttyS0\n    rules:\n      - do: [suffix: \"\\\\q\"]\n", 5, "outputs[0].rules[0].do[0].suffix",
-                "bad escape"
-            ),
-            ("pack:\n  prefer: newest\n", 2, "pack.prefer", "more-data, linear"),
-            ("pack:\n  window: 9\n", 2, "pack.window", "out of range"),
-        ] as [(String, Int, String, String)])
-    func errorsNameLineAndKey(text: String, line: Int, key: String, reason: String) {
-        expectConfigError(text, line: line, key: key, reason: reason)
-    }
+    /// Each bad file names the line and the key that is wrong.
+    @Test(arguments: BadConfig.formatting) func errorsNameLineAndKey(_ file: BadConfig) { file.expectRefused() }
 
     /// docs/pos-data.md's ten examples, each as a serial output's keys: they parse, and do what
     /// their line on that page says.

@@ -34,21 +34,6 @@ import Testing
         #expect(try ConfigFile.parse("", file: "e.conf").mqtt == MQTTConfig(), "no section: the defaults, and no broker")
     }
 
-    @Test(
-        arguments: [
-            ("mqtt:\n  host: \"broker lan\"\n", 2, "mqtt.host", "host name"),
-            ("mqtt:\n  port: 70000\n", 2, "mqtt.port", "out of range"),
-            ("mqtt:\n  device_id: lane/3\n", 2, "mqtt.device_id", "topic level"),
-            ("mqtt:\n  topic_prefix: shop/#\n", 2, "mqtt.topic_prefix", "not a topic prefix"),
-            ("mqtt:\n  qos: 2\n", 2, "mqtt.qos", "out of range"),
-            ("mqtt:\n  password_file: secret.txt\n", 2, "mqtt.password_file", "absolute path"),
-            ("mqtt:\n  commands: [status, snapshot]\n", 2, "mqtt.commands[1]", "is not one of"),
-            ("mqtt:\n  host: b\n  cert_file: /c.pem\n", 2, "mqtt", "go together"),
-            ("mqtt:\n  home_assistant: yes\n", 2, "mqtt.home_assistant", "true or false"),
-            ("mqtt:\n  spool_size: 10\n", 2, "mqtt.spool_size", "out of range"),
-            ("mqtt:\n  broker: b\n", 2, "mqtt.broker", "unknown key"),
-        ] as [(String, Int, String, String)])
-    func errorsNameLineAndKey(text: String, line: Int, key: String, reason: String) {
-        expectConfigError(text, line: line, key: key, reason: reason)
-    }
+    /// Each bad file names the line and the key that is wrong.
+    @Test(arguments: BadConfig.mqtt) func errorsNameLineAndKey(_ file: BadConfig) { file.expectRefused() }
 }

@@ -10,33 +10,25 @@ import Testing
 /// it acks each read once the read is in its spool, so the daemon counts every read delivered,
 /// and each reaches the broker once, in order. Debian's mosquitto on a loopback port.
 @Suite(.serialized) struct BridgeAckTests {
-    let directory: String
-    let camera: EmulatedCamera
+    let bench: CameraBench
 
-    init() throws {
-        directory = try TemporaryDirectory.shared.directory("bridge-ack")
-        camera = EmulatedCamera(directory: directory)
-    }
+    init() throws { bench = try CameraBench("bridge-ack") }
 
     func daemon(socket: String) throws -> DaemonProcess {
-        try DaemonProcess(
-            config: Fixtures.config(device: camera.node, extra: "socket:\n  acknowledge: required\n  hold_seconds: 60\n" + socket),
-            environment: camera.environment)
+        try bench.start(extra: "socket:\n  acknowledge: required\n  hold_seconds: 60\n" + socket)
     }
 
     func bridge(_ daemon: DaemonProcess, port: Int) throws -> LoggedProcess {
+        let directory = bench.directory
         let config = try Fixtures.bridgeConfig(socket: daemon.socketPath, port: port, deviceID: "acked", spool: "\(directory)/spool", in: directory)
         return try Fixtures.bridge(config: config, in: directory)
     }
 
-    /// Shows each code in turn, waiting until the daemon has made its read.
+    /// Shows each code in turn, waiting until the daemon has made its read, then nothing, so that
+    /// no further read comes.
     func show(_ codes: [String], to daemon: DaemonProcess, from seq: Int) throws {
-        for (index, code) in codes.enumerated() {
-            try camera.plug(["frame": Fixtures.qrFrameFile(code, in: directory)])
-            #expect(daemon.waitForLog("read \(seq + index) QR-Code"), "read \(seq + index) made")
-        }
-        // Nothing in view: no further read.
-        try camera.plug()
+        try bench.show(codes, to: daemon, from: seq)
+        try bench.camera.plug()
     }
 
     /// Asks `status` until `reads` reach `count` with nothing held, awaiting or dropped, or 20 s
@@ -64,11 +56,9 @@ import Testing
         let broker = try Broker()
         let subscriber = try Subscriber(port: broker.port, topics: ["kiosk-scanner/acked/scan"])
         let daemon = try daemon(socket: "")
-        let control = try daemon.connect(subscribe: false)
-        _ = control.command("unsubscribe")
+        let control = try daemon.connectControl()
         let bridge = try bridge(daemon, port: broker.port)
-        #expect(bridge.waitForLog("connected to the daemon"), "\(bridge.log)")
-        #expect(bridge.waitForLog("connected to the broker"), "\(bridge.log)")
+        Fixtures.expectConnected(bridge)
 
         try show((1...5).map { "acked \($0)" }, to: daemon, from: 1)
         let seqs = MQTTTests.seqs(from: subscriber, through: 5)
@@ -84,8 +74,7 @@ import Testing
         let broker = try Broker()
         let subscriber = try Subscriber(port: broker.port, topics: ["kiosk-scanner/acked/scan"])
         let daemon = try daemon(socket: "  consumer_after: 0\n")
-        let control = try daemon.connect(subscribe: false)
-        _ = control.command("unsubscribe")
+        let control = try daemon.connectControl()
         try show((1...3).map { "held \($0)" }, to: daemon, from: 1)
         #expect(daemon.waitForLog("holding read 3"), "held: no consumer yet")
 

@@ -8,29 +8,21 @@ import Testing
 
 /// The real daemon in front of the emulated camera (libv4l2emu.so preloaded before libv4l2).
 @Suite(.serialized) struct CameraTests {
-    let directory: String
-    let camera: EmulatedCamera
+    let bench: CameraBench
 
     init() throws {
-        directory = try TemporaryDirectory.shared.directory("camera")
-        camera = EmulatedCamera(directory: directory)
+        bench = try CameraBench("camera")
         try #require(FileManager.default.fileExists(atPath: EmulatedCamera.library), "build it with: make -C Tests/Emulators/v4l2")
     }
 
-    func start(camera cameraKeys: String = "", extra: String = "") throws -> DaemonProcess {
-        try DaemonProcess(config: Fixtures.config(device: camera.node, camera: cameraKeys, extra: extra), environment: camera.environment)
-    }
-
-    func frame(_ text: String) throws -> String { try Fixtures.qrFrameFile(text, in: directory) }
-
     @Test func cameraMissingAtStartIsUsedOnceItAppears() throws {
-        let daemon = try start()
+        let daemon = try bench.start()
         let client = try daemon.connect()
         let missing = try #require(client.waitForCamera("unavailable"))
         #expect((missing["detail"] as? String)?.contains("plugged in") == true)
         #expect(missing["torch"] as? String == "off")
         let plugged = Date()
-        try camera.plug(["frame": frame("late camera")])
+        try bench.show("late camera")
         let streaming = try #require(client.waitForCamera("streaming"))
         #expect(Date().timeIntervalSince(plugged) < 1.0, "resumed within 1 s of the device appearing")
         #expect(streaming["format"] as? String == "GREY 640x480 @30")
@@ -39,20 +31,20 @@ import Testing
 
     @Test(arguments: [("busy", "busy", "in use by another process"), ("denied", "permission-denied", "'video' group")])
     func openFailuresGiveTheirStateAndHint(open: String, state: String, hint: String) throws {
-        try Fixtures.checkOpenFailure(camera, open: open, state: state, hint: hint, in: directory) { try start() }
+        try bench.expectOpenFailure(open: open, state: state, hint: hint) { try bench.start() }
     }
 
     @Test func hundredUnplugReplugCyclesDeliverEveryCodeExactlyOnce() throws {
         let texts = (1...100).map { "cycle \($0)" }
-        let frames = try texts.map { try frame($0) }
-        let daemon = try start()
+        let frames = try texts.map { try bench.frame($0) }
+        let daemon = try bench.start()
         let client = try daemon.connect()
         var baseline: (fds: Int, maps: Int)?
         var final: (fds: Int, maps: Int)?
         var delivered: [String: Int] = [:]
         var states: [String] = []
         for (index, text) in texts.enumerated() {
-            try camera.plug(["frame": frames[index]])
+            try bench.camera.plug(["frame": frames[index]])
             let (scan, skipped) = client.waitForScan(text, timeout: 10)
             #expect(scan != nil, "cycle \(index + 1): code not delivered")
             for event in skipped {
@@ -63,7 +55,7 @@ import Testing
             // Counted while streaming, when the camera's buffers are certainly open.
             if index == 4 { baseline = daemon.resourceCounts }
             if index == texts.count - 1 { final = daemon.resourceCounts }
-            camera.unplug()
+            bench.camera.unplug()
             let lost = client.waitFor { $0["type"] as? String == "state" && $0["camera"] as? String != "streaming" }
             #expect(lost.match?["torch"] as? String == "off", "torch off once the camera is lost")
             for event in lost.skipped { if let other = event["text"] as? String { delivered[other, default: 0] += 1 } }
@@ -82,8 +74,8 @@ import Testing
 
     @Test(arguments: ["YUYV", "UYVY", "NV12", "YU12", "MJPG"])
     func everyOfferedFormatIsRead(format: String) throws {
-        try camera.plug(["formats": format, "frame": frame("format \(format)")])
-        let daemon = try start()
+        try bench.show("format \(format)", with: ["formats": format])
+        let daemon = try bench.start()
         let client = try daemon.connect()
         let streaming = try #require(client.waitForCamera("streaming"))
         #expect((streaming["format"] as? String)?.hasPrefix(format) == true)
@@ -92,8 +84,8 @@ import Testing
 
     @Test func whenDecodingFallsBehindStaleFramesAreSkippedNotQueued() throws {
         // 1280x720 noise at 240 fps: each decode takes longer than a frame period.
-        try camera.plug(["sizes": "1280x720", "fps": "240", "noise": "120", "background": "128"])
-        let daemon = try start(camera: "  width: 1280\n  height: 720")
+        try bench.camera.plug(["sizes": "1280x720", "fps": "240", "noise": "120", "background": "128"])
+        let daemon = try bench.start(camera: "  width: 1280\n  height: 720")
         let client = try daemon.connect()
         _ = client.waitForCamera("streaming")
         var counters: [String: Any] = [:]
@@ -106,7 +98,7 @@ import Testing
         #expect(decoded >= 10)
         #expect(skipped > decoded, "\(skipped) frames skipped for \(decoded) decoded: the newest frame is always the one decoded")
         // Frames reach the decoder and are dropped at the driver only when every buffer is out.
-        try camera.plug(["sizes": "1280x720", "fps": "240", "background": "200", "frame": frame("after the flood")])
+        try bench.show("after the flood", with: ["sizes": "1280x720", "fps": "240", "background": "200"])
         #expect(client.waitForScan("after the flood").match != nil)
         // Draining stops when poll says no frame is left, not at a failed VIDIOC_DQBUF, which
         // libv4l2 prints on stderr: at 30 fps that would be 30 journal lines a second.
@@ -116,20 +108,20 @@ import Testing
 
     @Test func aByIdSymlinkThatAppearsLaterIsFollowed() throws {
         // Like /dev/v4l/by-id/usb-...-video-index0: the directory and the link only exist while plugged.
-        let byID = "\(directory)/v4l/by-id"
+        let byID = "\(bench.directory)/v4l/by-id"
         let link = "\(byID)/usb-Emulated_Camera-video-index0"
-        try camera.plug(["frame": frame("by id")])
-        let daemon = try DaemonProcess(config: Fixtures.config(device: link), environment: camera.environment)
+        try bench.show("by id")
+        let daemon = try DaemonProcess(config: Fixtures.config(device: link), environment: bench.camera.environment)
         let client = try daemon.connect()
         #expect(client.waitForCamera("unavailable") != nil)
         try FileManager.default.createDirectory(atPath: byID, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: camera.node)
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: bench.camera.node)
         #expect(client.waitForScan("by id").match != nil)
     }
 
     @Test func aCodeHeldStillInFrontOfAGatedScannerIsReadOnce() throws {
-        try camera.plug(["noise": "2", "background": "200", "frame": frame("held still")])
-        let daemon = try start()
+        try bench.show("held still", with: ["noise": "2", "background": "200"])
+        let daemon = try bench.start()
         let client = try daemon.connect()
         #expect(client.waitForScan("held still").match != nil)
         // Five seconds of frames (150 at 30 fps), counted by the daemon, not slept through.
@@ -148,56 +140,56 @@ import Testing
 
     @Test func watchdogPingsFollowFramesNotATimer() throws {
         let notify = try NotifyListener()
-        try camera.plug(["stall": "1"])
+        try bench.camera.plug(["stall": "1"])
         let daemon = try DaemonProcess(
-            config: Fixtures.config(device: camera.node).replacingOccurrences(of: "stall_timeout: 2", with: "stall_timeout: 30"),
-            environment: camera.environment.merging(["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"]) { $1 })
+            config: Fixtures.config(device: bench.camera.node).replacingOccurrences(of: "stall_timeout: 2", with: "stall_timeout: 30"),
+            environment: bench.camera.environment.merging(["NOTIFY_SOCKET": notify.path, "WATCHDOG_USEC": "200000"]) { $1 })
         let client = try daemon.connect()
         #expect(client.waitForCamera("streaming") != nil)
         // Streaming but no frame: the loop runs, yet makes no progress, so systemd hears nothing.
         #expect(notify.waitFor("WATCHDOG=1", timeout: 1.5) == nil)
-        try camera.plug([:])
+        try bench.camera.plug([:])
         #expect(notify.waitFor("WATCHDOG=1", timeout: 5) != nil)
         #expect(daemon.stop() == 0)
     }
 
     @Test func greyIsPreferredWhenOffered() throws {
-        try camera.plug(["formats": "MJPG,YUYV,NV12,GREY", "frame": frame("grey first")])
-        let daemon = try start()
+        try bench.show("grey first", with: ["formats": "MJPG,YUYV,NV12,GREY"])
+        let daemon = try bench.start()
         let client = try daemon.connect()
         #expect((client.waitForCamera("streaming")?["format"] as? String)?.hasPrefix("GREY") == true)
     }
 
     @Test func aStalledCameraCountsAsInterruptedAndIsReopened() throws {
-        try camera.plug(["frame": frame("stall")])
-        let daemon = try start()
+        try bench.show("stall")
+        let daemon = try bench.start()
         let client = try daemon.connect()
         #expect(client.waitForScan("stall").match != nil)
-        try camera.plug(["frame": frame("stall"), "stall": "1"])
+        try bench.show("stall", with: ["stall": "1"])
         let interrupted = try #require(client.waitForCamera("interrupted", timeout: 10))
         #expect((interrupted["detail"] as? String)?.contains("no frame") == true)
-        try camera.plug(["frame": frame("after stall")])
+        try bench.show("after stall")
         #expect(client.waitForScan("after stall").match != nil)
     }
 
     @Test func controlsAreSetByNameAndAMissingOneIsAWarning() throws {
-        try camera.plug(["frame": frame("controls")])
-        let daemon = try start(camera: "  controls: { brightness: 100, zoom_absolute: 3 }")
+        try bench.show("controls")
+        let daemon = try bench.start(camera: "  controls: { brightness: 100, zoom_absolute: 3 }")
         #expect(daemon.waitForLog("camera control brightness = 100"))
         #expect(daemon.log.contains("camera has no control 'zoom_absolute'; ignored"))
-        let emulatorLog = (try? String(contentsOfFile: camera.log, encoding: .utf8)) ?? ""
+        let emulatorLog = bench.emulatorLog
         #expect(emulatorLog.contains("value=100"))
     }
 
     /// focus_absolute sorts before focus_automatic_continuous, and the camera refuses it while
     /// autofocus is on (EACCES, as uvcvideo does): it is set once autofocus is off.
     @Test func aControlRefusedUnderItsAutomaticModeIsSetAfterTheMode() throws {
-        try camera.plug(["frame": frame("focus")])
-        let daemon = try start(camera: "  controls: { focus_absolute: 40, focus_automatic_continuous: 0 }")
+        try bench.show("focus")
+        let daemon = try bench.start(camera: "  controls: { focus_absolute: 40, focus_automatic_continuous: 0 }")
         #expect(daemon.waitForLog("camera control focus_absolute = 40"))
         #expect(daemon.log.contains("camera control focus_automatic_continuous = 0"))
         #expect(!daemon.log.contains("refused"))
-        let emulatorLog = (try? String(contentsOfFile: camera.log, encoding: .utf8)) ?? ""
+        let emulatorLog = bench.emulatorLog
         let focus = String(format: "id=0x%x value=40", V4L2.focusAbsolute)
         #expect(emulatorLog.contains("ctrl-refused t=") && emulatorLog.contains("ctrl t=") && emulatorLog.contains(focus), "\(emulatorLog)")
     }
@@ -206,14 +198,14 @@ import Testing
     /// own YUYV is read rather than libv4l2's YU12, and a conversion only when nothing of the
     /// camera's own is readable.
     @Test func libv4l2sConversionsAreTakenOnlyWhenTheCameraOffersNothingWeRead() throws {
-        try camera.plug(["formats": "YUYV,YU12", "emulated": "YU12", "frame": frame("native")])
-        let native = try start()
+        try bench.show("native", with: ["formats": "YUYV,YU12", "emulated": "YU12"])
+        let native = try bench.start()
         let client = try native.connect()
         #expect((client.waitForCamera("streaming")?["format"] as? String)?.hasPrefix("YUYV") == true)
         #expect(client.waitForScan("native").match != nil)
         #expect(native.stop() == 0)
-        try camera.plug(["formats": "RGB3,YU12", "emulated": "YU12", "frame": frame("converted")])
-        let converted = try start()
+        try bench.show("converted", with: ["formats": "RGB3,YU12", "emulated": "YU12"])
+        let converted = try bench.start()
         let other = try converted.connect()
         #expect((other.waitForCamera("streaming")?["format"] as? String)?.hasPrefix("YU12") == true)
         #expect(other.waitForScan("converted").match != nil)

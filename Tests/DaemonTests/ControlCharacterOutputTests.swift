@@ -17,13 +17,11 @@ extension OutputTests {
 
     enum Wedge: String, CaseIterable { case uinput, hidGadget }
 
-    /// Shows the hostile code; its text is no file name (NUL, `/`), so the frame is written here.
+    /// Shows the hostile code; its text is no file name (NUL, `/`), so the frame is drawn here.
     func showHostile() throws {
         let frame = Barcodes.centred(
             try ImageFile.read(path: Barcodes.qr(bytes: Array(HostileCode.text.utf8), moduleSize: 3)), in: Size(width: 640, height: 480))
-        let path = directory + "/hostile-qr.pgm"
-        try Barcodes.pgm(frame).write(to: URL(fileURLWithPath: path))
-        try camera.plug(["background": "200", "frame": path])
+        try bench.show(frame, with: ["background": "200"])
     }
 
     /// Waits until the only output has finished sending one read (its write or typing returned),
@@ -37,7 +35,7 @@ extension OutputTests {
 
     @Test(arguments: Policy.allCases)
     func aSerialLineSendsTheDataAsThePolicySaysAndTheTerminatorAsItIs(policy: Policy) throws {
-        let link = directory + "/ttyUSB-ctl-\(policy)"
+        let link = bench.directory + "/ttyUSB-ctl-\(policy)"
         let line = try PseudoTerminal()
         try line.link(link)
         let daemon = try start(outputs: "  - { type: serial, device: \(link)\(policy.yaml) }\n")
@@ -52,16 +50,14 @@ extension OutputTests {
 
     @Test(arguments: Wedge.allCases, Policy.allCases)
     func aKeyboardWedgeTypesTheDataAsThePolicySays(wedge: Wedge, policy: Policy) throws {
-        let device = directory + "/\(wedge)-ctl-\(policy)"
+        let device = bench.directory + "/\(wedge)-ctl-\(policy)"
         var gadget: PseudoTerminal?
         let daemon: DaemonProcess
         switch wedge {
         case .uinput:
             daemon = try start(
                 outputs: "  - { type: keyboard, backend: uinput, device: \(device), key_delay: 0\(policy.yaml) }\n",
-                environment: [
-                    "LD_PRELOAD": EmulatedCamera.library.replacingOccurrences(of: "libv4l2emu", with: "libuinputemu"), "KSUINPUT_DEVICE": device,
-                ])
+                environment: Self.uinput(device: device))
         case .hidGadget:
             gadget = try PseudoTerminal()
             try gadget?.link(device)

@@ -4,26 +4,21 @@ import Testing
 
 /// Socket commands that change what the scanner does, on the emulated camera.
 @Suite(.serialized) struct ControlTests {
-    let directory: String
-    let camera: EmulatedCamera
+    let bench: CameraBench
 
-    init() throws {
-        directory = try TemporaryDirectory.shared.directory("control")
-        camera = EmulatedCamera(directory: directory)
-    }
+    init() throws { bench = try CameraBench("control") }
 
-    func show(_ text: String) throws { try camera.plug(["frame": Fixtures.qrFrameFile(text, in: directory)]) }
-    func blank() throws { try camera.plug([:]) }
+    func blank() throws { try bench.camera.plug([:]) }
 
     @Test func pauseStopsReadsAndTheAutoTorchUntilResume() throws {
         try blank()
-        let daemon = try DaemonProcess(config: Fixtures.config(device: camera.node), environment: camera.environment)
+        let daemon = try bench.start()
         let client = try daemon.connect()
         #expect(client.waitFor { $0["camera"] as? String == "streaming" && $0["torch"] as? String == "on" }.match != nil)
         #expect(client.command("pause")?["ok"] as? Bool == true)
         let paused = client.waitFor { $0["type"] as? String == "state" && $0["paused"] as? Bool == true }.match
         #expect(paused?["torch"] as? String == "off", "auto torch is off while paused")
-        try show("while paused")
+        try bench.show("while paused")
         // A status round trip after several frames: nothing was read.
         usleep(300_000)  // frames must pass for the absence of a read to mean anything
         let status = try #require(client.command("status")?["status"] as? [String: Any])
@@ -34,7 +29,7 @@ import Testing
 
     @Test func torchCommandSetsTheModeAndTheStateSaysSo() throws {
         try blank()
-        let daemon = try DaemonProcess(config: Fixtures.config(device: camera.node), environment: camera.environment)
+        let daemon = try bench.start()
         let client = try daemon.connect()
         _ = client.waitForCamera("streaming")
         #expect(client.command("torch off")?["ok"] as? Bool == true)
@@ -44,7 +39,7 @@ import Testing
         let reply = client.command("torch bright")
         #expect(reply?["ok"] as? Bool == false && (reply?["error"] as? String)?.contains("torch on|off|auto") == true)
         // Unplugged, the torch goes off even in `on` mode; it comes back on with the camera.
-        camera.unplug()
+        bench.camera.unplug()
         #expect(client.waitFor { $0["camera"] as? String == "interrupted" }.match?["torch"] as? String == "off")
         try blank()
         #expect(client.waitFor { $0["camera"] as? String == "streaming" }.match?["torch"] as? String == "on")
@@ -54,11 +49,8 @@ import Testing
     }
 
     @Test func triggerModeReadsOneCodePerTrigger() throws {
-        try show("trigger me")
-        let daemon = try DaemonProcess(
-            config: Fixtures.config(device: camera.node, extra: "tracking:\n  absence: 0\n").replacingOccurrences(
-                of: "scanner:\n", with: "scanner:\n  mode: trigger\n  trigger_timeout: 3\n"),
-            environment: camera.environment)
+        try bench.show("trigger me")
+        let daemon = try bench.start(scanner: "  mode: trigger\n  trigger_timeout: 3", extra: "tracking:\n  absence: 0\n")
         let client = try daemon.connect()
         let state = try #require(client.waitForCamera("streaming"))
         #expect(state["mode"] as? String == "trigger" && state["scanning"] as? Bool == false)

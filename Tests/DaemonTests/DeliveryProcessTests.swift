@@ -11,31 +11,15 @@ import Testing
 /// The delivery rules through the real binary and real sockets, where a process is what is tested:
 /// a consumer that never reads its socket, a POS that acks, a rule that would backtrack, SIGTERM.
 @Suite(.serialized) struct DeliveryProcessTests {
-    let directory: String
-    let camera: EmulatedCamera
+    let bench: CameraBench
 
-    init() throws {
-        directory = try TemporaryDirectory.shared.directory("delivery")
-        camera = EmulatedCamera(directory: directory)
-    }
-
-    func start(_ extra: String = "") throws -> DaemonProcess {
-        try DaemonProcess(config: Fixtures.config(device: camera.node, extra: extra), environment: camera.environment)
-    }
-
-    /// Shows each code in turn, waiting until the daemon has made its read.
-    func show(_ codes: [String], to daemon: DaemonProcess, from seq: Int = 1) throws {
-        for (index, code) in codes.enumerated() {
-            try camera.plug(["frame": Fixtures.qrFrameFile(code, in: directory)])
-            #expect(daemon.waitForLog("read \(seq + index) QR-Code"), "read \(seq + index) made")
-        }
-    }
+    init() throws { bench = try CameraBench("delivery") }
 
     @Test func aSubscriberThatNeverReadsTakesNothingFromThePOSThatComesBack() throws {
-        let daemon = try start()
+        let daemon = try bench.start()
         let hostile = try daemon.connect()
         let codes = (1...5).map { "while away \($0)" }
-        try show(codes, to: daemon)
+        try bench.show(codes, to: daemon)
         #expect(daemon.waitForLog("read 5 not read within"), "unread past read_timeout: held again")
         #expect(daemon.log.contains("client 1 has not read read 1"), "the subscriber is marked as not reading")
         let pos = try daemon.connect()
@@ -48,12 +32,12 @@ import Testing
     }
 
     @Test func withAcksTheAckingPOSGetsEveryReadInOrderOnceBesideANeverReadingOne() throws {
-        let daemon = try start("socket:\n  acknowledge: required\n")
+        let daemon = try bench.start(extra: "socket:\n  acknowledge: required\n")
         let hostile = try daemon.connect()
         let pos = try daemon.connect()
         var seqs: [Int] = []
         for index in 1...6 {
-            try camera.plug(["frame": Fixtures.qrFrameFile("acked \(index)", in: directory)])
+            try bench.show("acked \(index)")
             let scan = pos.waitFor { $0["type"] as? String == "scan" }.match
             if let seq = scan?["seq"] as? Int {
                 seqs.append(seq)
@@ -70,43 +54,42 @@ import Testing
     }
 
     @Test func afterAMixedRunEveryDetectionIsAReadADuplicateADropAHoldOrARejection() throws {
-        let daemon = try start(
-            """
-            socket:
-              acknowledge: required
-              ack_timeout: 0.3
-              hold_seconds: 3
-              rules:
-                - when: { prefix: "DROP" }
-                  do: [drop]
-            """)
+        let daemon = try bench.start(
+            extra: """
+                socket:
+                  acknowledge: required
+                  ack_timeout: 0.3
+                  hold_seconds: 3
+                  rules:
+                    - when: { prefix: "DROP" }
+                      do: [drop]
+                """)
         let pos = try daemon.connect()
-        let scene = { (code: String) in ["frame": try Fixtures.qrFrameFile(code, in: self.directory)] }
-        try camera.plug(scene("acked"))
+        try bench.show("acked")
         let acked = try #require(pos.waitForScan("acked").match?["seq"] as? Int)
         #expect(pos.command("ack \(acked)")?["ok"] as? Bool == true)
         // The same code, moved in the frame: decoded again, and a duplicate of the read it made.
         let moved = Barcodes.compose(
             size: Size(width: 640, height: 480), background: 220,
             placing: [(try ImageFile.read(path: Barcodes.qr("acked", moduleSize: 3)), Point(x: 250, y: 170))])
-        let movedFile = directory + "/acked-moved.pgm"
+        let movedFile = bench.directory + "/acked-moved.pgm"
         try Fixtures.pgm(moved).write(to: URL(fileURLWithPath: movedFile))
-        try camera.plug(["frame": movedFile])
+        try bench.camera.plug(["frame": movedFile])
         #expect(
             Fixtures.wait(seconds: 10) {
                 (pos.command("status")?["status"] as? [String: Any]).flatMap { $0["counters"] as? [String: Any] }?["duplicates"] as? Int ?? 0 > 0
             })
-        try camera.plug(scene("refused"))
+        try bench.show("refused")
         let refused = try #require(pos.waitForScan("refused").match?["seq"] as? Int)
         #expect(pos.command("nak \(refused) not-found")?["ok"] as? Bool == true)
-        try camera.plug(scene("DROP by rule"))
+        try bench.show("DROP by rule")
         #expect(daemon.waitForLog("read sent as nothing by a formatting rule"))
         // Never acked: held again after ack_timeout, dropped after hold_seconds.
-        try camera.plug(scene("never acked"))
+        try bench.show("never acked")
         #expect(pos.waitForScan("never acked").match != nil)
         #expect(daemon.waitForLog("read dropped: hold-expired"))
         // The POS let a read time out: the next one waits in the hold queue.
-        try camera.plug(scene("held"))
+        try bench.show("held")
         #expect(daemon.waitForLog("read \(refused + 3) QR-Code"))
         let counted = pos.waitForBalancedCounters(timeout: 10)
         #expect(counted.balanced, "\(counted.counters)")
@@ -120,9 +103,9 @@ import Testing
     @Test func theSocketPagesPythonPOSClientAcksAndNaks() throws {
         let script = try #require(try Markdown.codeBlocks("python", in: "docs/socket-protocol.md", after: "A POS client that acks").first)
         #expect(script.split(separator: "\n").count <= 20)
-        let daemon = try start("socket:\n  acknowledge: required\n")
+        let daemon = try bench.start(extra: "socket:\n  acknowledge: required\n")
         let status = try daemon.connect()  // the socket is there
-        let path = directory + "/pos-client.py"
+        let path = bench.directory + "/pos-client.py"
         try script.replacingOccurrences(of: "/run/kiosk-scanner/scan.sock", with: daemon.socketPath).write(
             toFile: path, atomically: true, encoding: .utf8)
         let client = Process()
@@ -137,7 +120,7 @@ import Testing
             client.waitUntilExit()
         }
         defer { if client.isRunning { stop() } }
-        try show(["4006381333931", "no such item"], to: daemon)
+        try bench.show(["4006381333931", "no such item"], to: daemon)
         #expect(daemon.waitForLog("read 2 rejected by the POS: not-found"))
         let counters = status.waitForBalancedCounters(timeout: 10).counters
         #expect(counters["reads"] as? Int == 1, "the digits are on the bill: acked")
@@ -149,24 +132,24 @@ import Testing
 
     @Test func aBacktrackingRuleNeitherFreezesStatusNorHoldsUpSIGTERM() throws {
         // The issue's 40 a's (in a QR code: a Code 128 of 40 characters is wider than the viewport).
-        try camera.plug(["frame": Fixtures.qrFrameFile(String(repeating: "a", count: 40), in: directory)])
-        let link = directory + "/ttyUSB-rule"
+        try bench.show(String(repeating: "a", count: 40))
+        let link = bench.directory + "/ttyUSB-rule"
         let serial = try PseudoTerminal()
         try serial.link(link)
-        let daemon = try start(
-            """
-            socket:
-              rules:
-                - when: { regex: "(a|aa)+b" }
-                  do: [drop]
-            outputs:
-              - type: serial
-                device: \(link)
-                terminator: lf
-                rules:
-                  - when: { regex: "(a|aa)+b" }
-                    do: [drop]
-            """)
+        let daemon = try bench.start(
+            extra: """
+                socket:
+                  rules:
+                    - when: { regex: "(a|aa)+b" }
+                      do: [drop]
+                outputs:
+                  - type: serial
+                    device: \(link)
+                    terminator: lf
+                    rules:
+                      - when: { regex: "(a|aa)+b" }
+                        do: [drop]
+                """)
         let client = try daemon.connect()
         let scan = client.waitFor(timeout: 20) { $0["type"] as? String == "scan" }.match
         let text = String(repeating: "a", count: 40)

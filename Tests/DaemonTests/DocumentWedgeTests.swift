@@ -9,7 +9,7 @@ import Testing
 /// nothing else of the licence.
 extension OutputTests {
     @Test func aWedgeTemplateTypesTheChosenFieldsOfALicence() throws {
-        let device = directory + "/keyboard-licence"
+        let device = bench.directory + "/keyboard-licence"
         let daemon = try start(
             outputs: """
                   - type: keyboard
@@ -22,14 +22,10 @@ extension OutputTests {
                           - id_template: { fields: [family_name, given_name, birth_date, sex], date_format: "MM/DD/YYYY", separator: "\\t" }
                 """,
             extra: "viewport:\n  rect: [0, 0, 1, 1]\n",
-            environment: [
-                "LD_PRELOAD": EmulatedCamera.library.replacingOccurrences(of: "libv4l2emu", with: "libuinputemu"), "KSUINPUT_DEVICE": device,
-            ])
+            environment: Self.uinput(device: device))
         let client = try daemon.connect()
         let frame = Barcodes.centred(try ImageFile.read(path: KioskDocuments.licenceImage()), in: Size(width: 640, height: 480))
-        let path = directory + "/licence.pgm"
-        try Barcodes.pgm(frame).write(to: URL(fileURLWithPath: path))
-        try camera.plug(["background": "200", "frame": path])
+        try bench.show(frame, with: ["background": "200"])
         let scan = client.waitFor(timeout: 20) { $0["type"] as? String == "scan" }.match
         #expect(scan?["raw_withheld"] as? Bool == true)
         #expect(waitUntilSent(client))

@@ -16,25 +16,6 @@ enum Fixtures {
         return true
     }
 
-    /// A camera busy or forbidden at open (the emulator's `open` key), through whichever source
-    /// `start` runs: the state comes with its hint, is logged once and not on every retry, and the
-    /// freed camera is taken by the retry.
-    static func checkOpenFailure(
-        _ camera: EmulatedCamera, open: String, state: String, hint: String, in directory: String, start: () throws -> DaemonProcess
-    ) throws {
-        let text = "after \(open)"
-        let frame = try qrFrameFile(text, in: directory)
-        try camera.plug(["open": open, "frame": frame])
-        let daemon = try start()
-        let client = try daemon.connect()
-        let event = try #require(client.waitForCamera(state))
-        #expect((event["detail"] as? String)?.contains(hint) == true, "\(event)")
-        #expect(daemon.waitForLog("camera \(state)"))
-        try camera.plug(["frame": frame])
-        #expect(client.waitForScan(text).match != nil)
-        #expect(daemon.log.components(separatedBy: "camera \(state):").count == 2, "the state is logged once, not on every retry")
-    }
-
     /// A config with `device`, quick stall detection, extra camera keys, and any extra YAML sections.
     static func config(device: String, camera: String = "", scanner: String = "", extra: String = "") -> String {
         """
@@ -102,5 +83,11 @@ enum Fixtures {
     /// The MQTT bridge on `config`, at debug log level, its log `NAME.log` in `directory`.
     static func bridge(config: String, in directory: String, name: String = "bridge") throws -> LoggedProcess {
         try LoggedProcess(MQTTTests.bridgeBinary, ["--config", config, "--log-level", "debug"], logPath: "\(directory)/\(name).log")
+    }
+
+    /// Expects `bridge` to log that it connected to the daemon, then to the broker.
+    static func expectConnected(_ bridge: LoggedProcess, sourceLocation: SourceLocation = #_sourceLocation) {
+        #expect(bridge.waitForLog("connected to the daemon"), "\(bridge.log)", sourceLocation: sourceLocation)
+        #expect(bridge.waitForLog("connected to the broker"), "\(bridge.log)", sourceLocation: sourceLocation)
     }
 }

@@ -24,17 +24,22 @@ extension GPIOTests {
 
     func beeps(_ count: Int) -> Bool { gpio.waitFor { _ in gpio.pulses(of: Self.buzzer).count == count } != nil }
 
-    @Test func aPOSThatStopsAckingHearsHeldThenDroppedAndTheReadIsCounted() throws {
-        try camera.plug(["background": "200"])
-        let daemon = try start(Self.ackPatterns)
+    /// The daemon on `patterns` and a POS connected to it, once the startup pattern has sounded.
+    func startWithPOS(_ patterns: String = GPIOTests.ackPatterns) throws -> (DaemonProcess, SocketClient) {
+        try bench.camera.plug(["background": "200"])
+        let daemon = try start(patterns)
         #expect(beeps(3), "the startup pattern")
-        let pos = try daemon.connect()
-        try camera.plug(["background": "200", "frame": frame("acked")])
+        return (daemon, try daemon.connect())
+    }
+
+    @Test func aPOSThatStopsAckingHearsHeldThenDroppedAndTheReadIsCounted() throws {
+        let (daemon, pos) = try startWithPOS()
+        try show("acked")
         let first = try #require(pos.waitForScan("acked").match?["seq"] as? Int)
         #expect(pos.command("ack \(first)")?["ok"] as? Bool == true)
         #expect(beeps(3 + 1), "the good-read sounds on the ack")
         // The POS hangs: it reads, but acks nothing more.
-        try camera.plug(["background": "200", "frame": frame("never acked")])
+        try show("never acked")
         #expect(pos.waitForScan("never acked").match != nil)
         #expect(daemon.waitForLog("not acked within"))
         #expect(daemon.waitForLog("read dropped: hold-expired"))
@@ -46,15 +51,12 @@ extension GPIOTests {
     }
 
     @Test func aNakSoundsTheRejectedOrTheNamedPatternAndIsCountedAsRejected() throws {
-        try camera.plug(["background": "200"])
-        let daemon = try start(Self.ackPatterns.replacingOccurrences(of: "ack_timeout: 0.2", with: "ack_timeout: 30"))
-        #expect(beeps(3), "the startup pattern")
-        let pos = try daemon.connect()
-        try camera.plug(["background": "200", "frame": frame("no such item")])
+        let (daemon, pos) = try startWithPOS(Self.ackPatterns.replacingOccurrences(of: "ack_timeout: 0.2", with: "ack_timeout: 30"))
+        try show("no such item")
         let first = try #require(pos.waitForScan("no such item").match?["seq"] as? Int)
         #expect(pos.command("nak \(first) not-found")?["ok"] as? Bool == true)
         #expect(beeps(3 + 6), "the pattern the POS named")
-        try camera.plug(["background": "200", "frame": frame("refused")])
+        try show("refused")
         #expect(pos.waitForScan("refused").match != nil)
         #expect(pos.command("nak")?["ok"] as? Bool == true)
         #expect(beeps(3 + 6 + 5), "the rejected pattern")

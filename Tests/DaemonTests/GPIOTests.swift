@@ -9,8 +9,7 @@ import Testing
 /// The real daemon driving the emulated GPIO chip (libgpiodemu preloaded in front of libgpiod),
 /// in front of the emulated camera: torch, beep and flash, trigger button, and clean release.
 @Suite(.serialized) struct GPIOTests {
-    let directory: String
-    let camera: EmulatedCamera
+    let bench: CameraBench
     let gpio: EmulatedGPIO
     // Offsets on the emulated chip.
     static let torch = 17, buzzer = 27, flash = 22, button = 23
@@ -24,22 +23,19 @@ import Testing
         """
 
     init() throws {
-        directory = try TemporaryDirectory.shared.directory("gpio")
-        camera = EmulatedCamera(directory: directory)
-        gpio = try EmulatedGPIO(directory: directory)
+        bench = try CameraBench("gpio")
+        gpio = try EmulatedGPIO(directory: bench.directory)
         try #require(FileManager.default.fileExists(atPath: EmulatedGPIO.library), "build it with scripts/setup")
     }
 
     func start(_ extra: String = "", scanner: String = "", lines: String = GPIOTests.lines) throws -> DaemonProcess {
-        try DaemonProcess(
-            config: Fixtures.config(device: camera.node, scanner: scanner, extra: lines + "\n" + extra),
-            environment: gpio.environment(adding: camera.environment))
+        try bench.start(scanner: scanner, extra: lines + "\n" + extra, environment: gpio.environment())
     }
 
-    func frame(_ text: String) throws -> String { try Fixtures.qrFrameFile(text, in: directory) }
+    func show(_ text: String) throws { try bench.show(text, with: ["background": "200"]) }
 
     @Test func torchIsOffAtStartAfterAnUnplugAndAtStop() throws {
-        try camera.plug(["background": "200"])
+        try bench.camera.plug(["background": "200"])
         let daemon = try start()
         let client = try daemon.connect()
         let requested = try #require(gpio.waitFor { $0.offset == Self.torch && $0.event == "request-output" })
@@ -47,12 +43,12 @@ import Testing
         #expect(client.waitFor { $0["type"] as? String == "state" && $0["torch"] as? String == "on" }.match != nil)
         #expect(gpio.value(of: Self.torch) == 1, "auto: on while scanning")
 
-        camera.unplug()
+        bench.camera.unplug()
         let lost = try #require(client.waitFor { $0["type"] as? String == "state" && $0["camera"] as? String != "streaming" }.match)
         #expect(lost["torch"] as? String == "off")
         #expect(gpio.value(of: Self.torch) == 0)
 
-        try camera.plug(["background": "200"])
+        try bench.camera.plug(["background": "200"])
         #expect(client.waitFor { $0["type"] as? String == "state" && $0["torch"] as? String == "on" }.match != nil)
         #expect(daemon.stop() == 0)
         #expect(gpio.value(of: Self.torch) == 0)
@@ -61,7 +57,7 @@ import Testing
 
     @Test func heldAndDroppedReadsSoundTheirOwnPatternsAndOnlyADeliveredOneTheGoodRead() throws {
         // Told apart by their number of beeps: good read 1, held 2, dropped 4, startup 3.
-        try camera.plug(["background": "200"])
+        try bench.camera.plug(["background": "200"])
         let daemon = try start(
             """
             feedback:
@@ -74,13 +70,13 @@ import Testing
             """)
         #expect(gpio.waitFor { _ in gpio.pulses(of: Self.buzzer).count == 3 } != nil, "the startup pattern")
         // Nobody consumes scans: the read is held, then dropped when it has waited hold_seconds.
-        try camera.plug(["background": "200", "frame": frame("nobody here")])
+        try show("nobody here")
         #expect(daemon.waitForLog("holding read 1"))
         #expect(daemon.waitForLog("read dropped: hold-expired"))
         #expect(gpio.waitFor { _ in gpio.pulses(of: Self.buzzer).count == 3 + 2 + 4 } != nil, "held, then dropped: \(gpio.pulses(of: Self.buzzer).count) beeps")
         // A consumer gets the next read: one beep, the good-read pattern.
         let client = try daemon.connect()
-        try camera.plug(["background": "200", "frame": frame("somebody here")])
+        try show("somebody here")
         #expect(client.waitForScan("somebody here").match != nil)
         #expect(gpio.waitFor { _ in gpio.pulses(of: Self.buzzer).count == 3 + 2 + 4 + 1 } != nil)
         #expect(daemon.stop() == 0)
@@ -88,13 +84,13 @@ import Testing
     }
 
     @Test func aGoodReadBeepsAndFlashesForTheConfiguredTimes() throws {
-        try camera.plug(["background": "200"])
+        try bench.camera.plug(["background": "200"])
         let daemon = try start("feedback:\n  good_read: { beep: 0.08, flash: 0.15 }\n  startup: { beep: 0.05, flash: 0.05 }\n")
         let client = try daemon.connect()
         // The startup pattern first.
         #expect(gpio.waitFor { $0.offset == Self.buzzer && $0.event == "set" && $0.arguments == ["0"] } != nil)
         let before = gpio.pulses(of: Self.buzzer).count
-        try camera.plug(["background": "200", "frame": frame("beep me")])
+        try show("beep me")
         #expect(client.waitForScan("beep me").match != nil)
         #expect(gpio.waitFor { $0.offset == Self.flash && $0.event == "set" && $0.arguments == ["0"] && gpio.pulses(of: Self.flash).count >= 2 } != nil)
         let beep = try #require(gpio.pulses(of: Self.buzzer).dropFirst(before).first)
@@ -111,7 +107,7 @@ import Testing
     }
 
     @Test func triggerModeReadsExactlyOneCodePerPress() throws {
-        try camera.plug(["background": "200", "frame": frame("pressed")])
+        try show("pressed")
         let daemon = try start(scanner: "  mode: trigger")
         let client = try daemon.connect()
         #expect(gpio.waitFor { $0.offset == Self.button && $0.event == "request-input" }?.arguments.contains("bias=pull-up") == true)
@@ -128,8 +124,8 @@ import Testing
     }
 
     @Test func linesThatCannotBeRequestedAreReportedAndTheDaemonRunsOn() throws {
-        _ = try EmulatedGPIO(directory: directory, busy: [27])
-        try camera.plug(["background": "200", "frame": frame("no feedback")])
+        _ = try EmulatedGPIO(directory: bench.directory, busy: [27])
+        try show("no feedback")
         let daemon = try start(
             lines: """
                 gpio:
@@ -146,7 +142,7 @@ import Testing
     }
 
     @Test func sigtermInTheMiddleOfABeepLeavesEveryLineInactive() throws {
-        try camera.plug(["background": "200"])
+        try bench.camera.plug(["background": "200"])
         let daemon = try start("feedback:\n  beep: { beep: 3, flash: 3 }\n")
         let client = try daemon.connect()
         #expect(client.waitFor { $0["type"] as? String == "state" && $0["torch"] as? String == "on" }.match != nil)
@@ -162,7 +158,7 @@ import Testing
     }
 
     @Test func aNewPatternRestartsTheOnePlayingInsteadOfQueueing() throws {
-        try camera.plug(["background": "200"])
+        try bench.camera.plug(["background": "200"])
         let daemon = try start("feedback:\n  beep: { beep: 1, flash: 0 }\n  startup: { beep: 0.01, flash: 0 }\n")
         let client = try daemon.connect()
         #expect(gpio.waitFor { $0.offset == Self.buzzer && $0.event == "set" && $0.arguments == ["0"] } != nil, "startup beep over")
@@ -181,14 +177,14 @@ import Testing
     }
 
     @Test func linesAreReleasedWhenAnotherServiceFails() throws {
-        try camera.plug(["background": "200"])
+        try bench.camera.plug(["background": "200"])
         let first = try start()
         _ = try first.connect()
         // A second daemon on the same socket path fails to bind: its socket service throws.
         let otherDirectory = try TemporaryDirectory.shared.directory("gpio-other")
         let other = try EmulatedGPIO(directory: otherDirectory)
         let second = try DaemonProcess(
-            config: Fixtures.config(device: camera.node, extra: Self.lines), environment: other.environment(adding: camera.environment),
+            config: Fixtures.config(device: bench.camera.node, extra: Self.lines), environment: other.environment(adding: bench.camera.environment),
             socketPath: first.socketPath)
         second.process.waitUntilExit()
         #expect(second.process.terminationStatus == 1)
@@ -202,13 +198,13 @@ import Testing
 
     @Test func aPassiveBuzzerSoundsThroughItsPWMChannel() throws {
         // A PWM chip's sysfs files, as the kernel shows them once channel 0 is exported.
-        let chip = directory + "/pwmchip0"
+        let chip = bench.directory + "/pwmchip0"
         try FileManager.default.createDirectory(atPath: chip + "/pwm0", withIntermediateDirectories: true)
         for file in ["export", "pwm0/enable", "pwm0/period", "pwm0/duty_cycle"] {
             _ = FileManager.default.createFile(atPath: "\(chip)/\(file)", contents: Data("0".utf8))
         }
         func read(_ file: String) -> String { (try? String(contentsOfFile: "\(chip)/pwm0/\(file)", encoding: .utf8)) ?? "" }
-        try camera.plug(["background": "200"])
+        try bench.camera.plug(["background": "200"])
         let daemon = try start(
             "feedback:\n  good_read: { beep: 0.5, flash: 0 }\n  startup: { beep: 0.01, flash: 0 }\n",
             lines: """
@@ -218,7 +214,7 @@ import Testing
         let client = try daemon.connect()
         #expect(daemon.waitForLog("gpio buzzer ready"))
         #expect(read("period") == "400000" && read("duty_cycle") == "200000", "2500 Hz at half duty")
-        try camera.plug(["background": "200", "frame": frame("tone")])
+        try show("tone")
         #expect(client.waitForScan("tone").match != nil)
         var sounded = false
         var stopped = false
@@ -229,13 +225,13 @@ import Testing
         }
         #expect(sounded && stopped, "the tone went on for the read and off again")
 
-        let broken = try start(lines: "gpio:\n  buzzer: { type: passive, pwm_chip: \(directory)/no-pwmchip }\n")
-        #expect(broken.waitForLog("gpio buzzer (PWM \(directory)/no-pwmchip channel 0): cannot export"))
+        let broken = try start(lines: "gpio:\n  buzzer: { type: passive, pwm_chip: \(bench.directory)/no-pwmchip }\n")
+        #expect(broken.waitForLog("gpio buzzer (PWM \(bench.directory)/no-pwmchip channel 0): cannot export"))
         #expect(try broken.connect().waitForCamera("streaming") != nil, "the daemon runs on without a buzzer")
     }
 
     @Test func gpioTestListsTheChipsAndDrivesEachLine() throws {
-        let config = directory + "/wiring.conf"
+        let config = bench.directory + "/wiring.conf"
         try Self.lines.write(toFile: config, atomically: true, encoding: .utf8)
         let tool = try Tool.start(Tool.scannerBinary, ["gpio-test", "--config", config, "--button-seconds", "20"], environment: gpio.environment())
         #expect(gpio.waitFor(timeout: 20) { $0.offset == Self.button && $0.event == "request-input" } != nil)

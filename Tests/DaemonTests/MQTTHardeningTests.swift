@@ -29,6 +29,24 @@ import Testing
         return try Fixtures.bridge(config: config, in: directory, name: log)
     }
 
+    /// For a burst of commands: a broker that keeps every message for a slow client (its default
+    /// drops past 1,000 queued), a subscriber to the replies, the daemon, and the bridge (with
+    /// `spool`, logging to `log`) connected to both.
+    func commandBench(spool: String, log: String) throws -> (broker: Broker, replies: Subscriber, daemon: DaemonProcess, bridge: LoggedProcess) {
+        let broker = try Broker(extra: "max_queued_messages 0\n")
+        let replies = try Subscriber(port: broker.port, topics: ["kiosk-scanner/lane/cmd/reply"])
+        let daemon = try daemon()
+        let bridge = try bridge(daemon, port: broker.port, spool: spool, log: log)
+        Fixtures.expectConnected(bridge)
+        return (broker, replies, daemon, bridge)
+    }
+
+    /// Publishes `count` status commands at once: one message a line of the file `lines`.
+    func publishStatusCommands(_ count: Int, port: Int, through lines: String) throws {
+        try String(repeating: "status\n", count: count).write(toFile: lines, atomically: true, encoding: .utf8)
+        try Tool.run("/bin/sh", ["-c", "/usr/bin/mosquitto_pub -h 127.0.0.1 -p \(port) -q 1 -t kiosk-scanner/lane/cmd -l < \(lines)"])
+    }
+
     static func entry(_ id: Int, _ suffix: String = "scan") -> String {
         let digits = String(id)
         return String(repeating: "0", count: 20 - digits.count) + digits + "." + suffix
@@ -128,18 +146,10 @@ import Testing
     /// 5,000 commands at once: each gets its reply, or a `busy` refusal; the daemon never cuts the
     /// bridge off, while reads and their acks go on between the commands.
     @Test func aBurstOfCommandsIsAnsweredInFull() throws {
-        // The broker keeps every message for a slow client (its default drops past 1,000 queued).
-        let broker = try Broker(extra: "max_queued_messages 0\n")
-        let replies = try Subscriber(port: broker.port, topics: ["kiosk-scanner/lane/cmd/reply"])
-        let daemon = try daemon()
         // Run by hand with a spool whose parents do not exist: made, not "No such file or directory".
-        let bridge = try bridge(daemon, port: broker.port, spool: "\(directory)/state/kiosk-scanner/mqtt-spool", log: "burst")
-        #expect(bridge.waitForLog("connected to the daemon"), "\(bridge.log)")
-        #expect(bridge.waitForLog("connected to the broker"), "\(bridge.log)")
+        let (broker, replies, daemon, bridge) = try commandBench(spool: "\(directory)/state/kiosk-scanner/mqtt-spool", log: "burst")
         let count = 5000
-        let lines = "\(directory)/commands"
-        try String(repeating: "status\n", count: count).write(toFile: lines, atomically: true, encoding: .utf8)
-        try Tool.run("/bin/sh", ["-c", "/usr/bin/mosquitto_pub -h 127.0.0.1 -p \(broker.port) -q 1 -t kiosk-scanner/lane/cmd -l < \(lines)"])
+        try publishStatusCommands(count, port: broker.port, through: "\(directory)/commands")
         var answered = 0
         var busy = 0
         var other: [String] = []
@@ -176,19 +186,12 @@ import Testing
 
     /// The daemon goes away under a burst: the commands it had, and those waiting, are still answered.
     @Test func commandsInFlightWhenTheDaemonGoesAreAnswered() throws {
-        let broker = try Broker(extra: "max_queued_messages 0\n")
-        let replies = try Subscriber(port: broker.port, topics: ["kiosk-scanner/lane/cmd/reply"])
-        let daemon = try daemon()
-        let bridge = try bridge(daemon, port: broker.port, spool: "\(directory)/spool-lost", log: "lost")
-        #expect(bridge.waitForLog("connected to the daemon"), "\(bridge.log)")
-        #expect(bridge.waitForLog("connected to the broker"), "\(bridge.log)")
+        let (broker, replies, daemon, bridge) = try commandBench(spool: "\(directory)/spool-lost", log: "lost")
         // Stopped, the daemon takes the window's commands and answers none; the queue fills behind them.
         daemon.signal(SIGSTOP)
         let count = 2000
         let held = 8 + 256
-        let lines = "\(directory)/commands-lost"
-        try String(repeating: "status\n", count: count).write(toFile: lines, atomically: true, encoding: .utf8)
-        try Tool.run("/bin/sh", ["-c", "/usr/bin/mosquitto_pub -h 127.0.0.1 -p \(broker.port) -q 1 -t kiosk-scanner/lane/cmd -l < \(lines)"])
+        try publishStatusCommands(count, port: broker.port, through: "\(directory)/commands-lost")
         var errors: [String] = []
         while errors.count < count - held, let message = replies.message(timeout: 60) {
             errors.append(MQTTTests.json(message.payload)?["error"] as? String ?? "")

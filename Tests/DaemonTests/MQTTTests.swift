@@ -71,8 +71,7 @@ import Testing
     @Test func everyReadArrivesOnceWithRetainedStateAndAWillThatSaysOffline() throws {
         let broker = try Broker(start: false)
         let daemon = try daemon()
-        let control = try daemon.connect(subscribe: false)
-        _ = control.command("unsubscribe")
+        let control = try daemon.connectControl()
         let bridge = try bridge(bridgeConfig(daemon, port: broker.port, extra: "  home_assistant: true"))
         // No broker yet: a clear message, and the bridge keeps trying.
         #expect(bridge.waitForLog("could not connect: Connection refused"), "\(bridge.log)")
@@ -115,8 +114,7 @@ import Testing
     @Test func aBrokerOutageAndABridgeRestartLoseNoRead() throws {
         let broker = try Broker()
         let daemon = try daemon()
-        let control = try daemon.connect(subscribe: false)
-        _ = control.command("unsubscribe")
+        let control = try daemon.connectControl()
         // The subscriber's session is there before the first read: the broker keeps its messages.
         let subscriber = try Subscriber(port: broker.port, topics: ["kiosk-scanner/lane/scan"], clientID: "outage-subscriber")
         #expect(broker.waitForLog("outage-subscriber"))

@@ -12,29 +12,27 @@ import Testing
 /// Serial and keyboard-wedge outputs of the real daemon: a pty stands in for the serial line and
 /// the HID gadget, and libuinputemu for /dev/uinput.
 @Suite(.serialized) struct OutputTests {
-    let directory: String
-    let camera: EmulatedCamera
+    let bench: CameraBench
 
-    init() throws {
-        directory = try TemporaryDirectory.shared.directory("outputs")
-        camera = EmulatedCamera(directory: directory)
-    }
+    init() throws { bench = try CameraBench("outputs") }
 
-    func show(_ text: String) throws {
-        try camera.plug(["background": "200", "frame": Fixtures.qrFrameFile(text, in: directory)])
-    }
+    func show(_ text: String) throws { try bench.show(text, with: ["background": "200"]) }
 
     func start(outputs: String, extra: String = "", environment: [String: String] = [:]) throws -> DaemonProcess {
-        try camera.plug(["background": "200"])
-        return try DaemonProcess(
-            config: Fixtures.config(device: camera.node, extra: "outputs:\n" + outputs + "\n" + extra),
-            environment: camera.environment.merging(environment) { a, b in "\(a) \(b)" })
+        try bench.camera.plug(["background": "200"])
+        return try bench.start(extra: "outputs:\n" + outputs + "\n" + extra, environment: environment)
+    }
+
+    /// What the daemon needs in its environment for libuinputemu to stand in for /dev/uinput at
+    /// `device` (it records the keyboard's events in `device`.events and its ioctls in `device`.ioctl).
+    static func uinput(device: String) -> [String: String] {
+        ["LD_PRELOAD": EmulatedCamera.library.replacingOccurrences(of: "libv4l2emu", with: "libuinputemu"), "KSUINPUT_DEVICE": device]
     }
 
     // MARK: Serial
 
     @Test func serialFramesEachReadAndHoldsReadsAcrossAnUnplug() throws {
-        let link = directory + "/ttyUSB-link"
+        let link = bench.directory + "/ttyUSB-link"
         var line = try PseudoTerminal()
         try line.link(link)
         let daemon = try start(
@@ -81,13 +79,13 @@ import Testing
 
     @Test func aFailedOutputNeverBlocksTheSocket() throws {
         // No such serial device: its reads are held (and expire), the socket gets every read at once.
-        let daemon = try start(outputs: "  - { type: serial, device: \(directory)/no-such-tty, hold_count: 2, hold_seconds: 1 }\n")
+        let daemon = try start(outputs: "  - { type: serial, device: \(bench.directory)/no-such-tty, hold_count: 2, hold_seconds: 1 }\n")
         let client = try daemon.connect()
         for index in 1...4 {
             try show("socket still \(index)")
             #expect(client.waitForScan("socket still \(index)").match != nil)
         }
-        #expect(daemon.waitForLog("cannot open \(directory)/no-such-tty"))
+        #expect(daemon.waitForLog("cannot open \(bench.directory)/no-such-tty"))
         var failed: [String: Int] = [:]
         let deadline = Date().addingTimeInterval(10)
         while (failed["queue-full"] ?? 0) + (failed["hold-expired"] ?? 0) < 4 && Date() < deadline {
@@ -96,12 +94,12 @@ import Testing
         }
         #expect((failed["queue-full"] ?? 0) + (failed["hold-expired"] ?? 0) == 4, "every held read is accounted for: \(failed)")
         let metrics = client.command("metrics")?["metrics"] as? String ?? ""
-        #expect(metrics.contains("kiosk_scanner_output_up{output=\"serial \(directory)/no-such-tty\"} 0"))
+        #expect(metrics.contains("kiosk_scanner_output_up{output=\"serial \(bench.directory)/no-such-tty\"} 0"))
     }
 
     @Test func theGoodReadBeepWaitsForAnOutputToAcceptTheRead() throws {
-        let gpio = try EmulatedGPIO(directory: directory)
-        let link = directory + "/ttyACM-link"
+        let gpio = try EmulatedGPIO(directory: bench.directory)
+        let link = bench.directory + "/ttyACM-link"
         let line = try PseudoTerminal()
         try line.link(link)
         // Nobody on the socket and no hold queue: only the serial line can accept reads.
@@ -133,7 +131,7 @@ import Testing
     // MARK: USB HID POS
 
     @Test func hidPOSSendsEachReadWholeWithItsAIMIdentifierAndTheHostPausesAndResumes() throws {
-        let link = directory + "/hidg-pos"
+        let link = bench.directory + "/hidg-pos"
         let gadget = try PseudoTerminal()
         try gadget.link(link)
         let descriptor = try HIDPOSHost.descriptor()
@@ -146,9 +144,7 @@ import Testing
         #expect(client.waitForScan("KS-POS-7").match != nil)
         let binary = (0..<150).map { UInt8(($0 * 37 + 11) % 256) }
         let frame = Barcodes.centred(try ImageFile.read(path: Barcodes.qr(bytes: binary, moduleSize: 3)), in: Size(width: 640, height: 480))
-        let path = directory + "/binary-qr.pgm"
-        try Barcodes.pgm(frame).write(to: URL(fileURLWithPath: path))
-        try camera.plug(["background": "200", "frame": path])
+        try bench.show(frame, with: ["background": "200"])
         #expect(client.waitFor { $0["type"] as? String == "scan" && $0["content"] as? String == "binary" }.match != nil)
         let reports = gadget.read(atLeast: 4 * 64)
         #expect(
@@ -172,7 +168,7 @@ import Testing
     static let release = [UInt8](repeating: 0, count: 8)
 
     @Test func hidGadgetTypesEachKeyAsAReportAndAReleaseOnTheHostLayout() throws {
-        let link = directory + "/hidg0"
+        let link = bench.directory + "/hidg0"
         let gadget = try PseudoTerminal()
         try gadget.link(link)
         let daemon = try start(outputs: "  - { type: keyboard, backend: hid-gadget, device: \(link), layout: de, key_delay: 0 }\n")
@@ -203,7 +199,7 @@ import Testing
 
     @Test(arguments: GadgetOutput.allCases)
     func aStalledHostGivesABoundedQueueAndAnErrorStateWithoutHanging(output kind: GadgetOutput) throws {
-        let link = directory + "/hidg-stalled-\(kind)"
+        let link = bench.directory + "/hidg-stalled-\(kind)"
         let gadget = try PseudoTerminal()
         try gadget.link(link)
         gadget.stall()
@@ -244,10 +240,10 @@ import Testing
     // MARK: uinput
 
     @Test func uinputCreatesOneKeyboardAndTypesWithShiftAndSync() throws {
-        let device = directory + "/uinput"
+        let device = bench.directory + "/uinput"
         let daemon = try start(
             outputs: "  - { type: keyboard, backend: uinput, device: \(device), key_delay: 0 }\n",
-            environment: ["LD_PRELOAD": EmulatedCamera.library.replacingOccurrences(of: "libv4l2emu", with: "libuinputemu"), "KSUINPUT_DEVICE": device])
+            environment: Self.uinput(device: device))
         let client = try daemon.connect()
         for text in ["Ab1", "second"] {
             try show(text)

@@ -7,27 +7,17 @@ import Testing
 /// One read per pack, the GTIN options and the formatting rules in the running daemon: on the
 /// socket (JSON and plain), and typed by the serial and keyboard outputs.
 @Suite(.serialized) struct PackFormattingTests {
-    let directory: String
-    let camera: EmulatedCamera
+    let bench: CameraBench
 
-    init() throws {
-        directory = try TemporaryDirectory.shared.directory("pack")
-        camera = EmulatedCamera(directory: directory)
-    }
+    init() throws { bench = try CameraBench("pack") }
 
-    func show(_ frame: Frame) throws {
-        let path = try Barcodes.pgmFile(frame, name: "scene")
-        try camera.plug(["background": "200", "frame": path])
-    }
+    func show(_ frame: Frame) throws { try bench.show(frame, with: ["background": "200"]) }
 
-    func showQR(_ text: String) throws {
-        try camera.plug(["background": "200", "frame": Fixtures.qrFrameFile(text, in: directory)])
-    }
+    func showQR(_ text: String) throws { try bench.show(text, with: ["background": "200"]) }
 
     func start(_ extra: String) throws -> DaemonProcess {
-        try camera.plug(["background": "200"])
-        return try DaemonProcess(
-            config: Fixtures.config(device: camera.node, extra: "viewport:\n  rect: [0, 0, 1, 1]\n" + extra), environment: camera.environment)
+        try bench.camera.plug(["background": "200"])
+        return try bench.start(extra: "viewport:\n  rect: [0, 0, 1, 1]\n" + extra)
     }
 
     static let link = "https://id.gs1.org/01/09506000134352/10/ABC123?17=271231"
@@ -50,10 +40,10 @@ import Testing
     }
 
     @Test func aPackIsOneReadAndEachOutputSendsItsOwnFormatting() throws {
-        let serialLink = directory + "/ttyS-pack"
+        let serialLink = bench.directory + "/ttyS-pack"
         let serial = try PseudoTerminal()
         try serial.link(serialLink)
-        let hidLink = directory + "/hidg-pack"
+        let hidLink = bench.directory + "/hidg-pack"
         let gadget = try PseudoTerminal()
         try gadget.link(hidLink)
         let daemon = try start(

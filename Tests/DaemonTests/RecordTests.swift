@@ -19,25 +19,21 @@ import Testing
         return true
     }()
 
-    let directory: String
-    let camera: EmulatedCamera
+    let bench: CameraBench
 
-    init() throws {
-        directory = try TemporaryDirectory.shared.directory("record")
-        camera = EmulatedCamera(directory: directory)
-    }
+    init() throws { bench = try CameraBench("record") }
 
     @Test func recordThenReplayGivesTheSameReadsInTheSameOrder() throws {
-        try camera.plug(["background": "200"])
-        let live = try DaemonProcess(config: Fixtures.config(device: camera.node), environment: camera.environment)
+        try bench.camera.plug(["background": "200"])
+        let live = try bench.start()
         let client = try live.connect()
         #expect(client.waitForCamera("streaming") != nil)
-        let recording = directory + "/take"
+        let recording = bench.directory + "/take"
         let recorder = try Tool.start(Tool.scannerBinary, ["record", recording, "--seconds", "4", "--socket", live.socketPath])
         #expect(live.waitForLog("records frames until"))
         let codes = ["first on tape", "second on tape", "third on tape"]
         for code in codes {
-            try camera.plug(["background": "200", "frame": Fixtures.qrFrameFile(code, in: directory)])
+            try bench.show(code, with: ["background": "200"])
             #expect(client.waitForScan(code).match != nil)
         }
         let result = recorder.wait()
@@ -63,20 +59,20 @@ import Testing
     }
 
     @Test func recordingStaysWithinItsDiskBudget() throws {
-        try camera.plug(["background": "200", "noise": "4"])
-        let live = try DaemonProcess(config: Fixtures.config(device: camera.node), environment: camera.environment)
+        try bench.camera.plug(["background": "200", "noise": "4"])
+        let live = try bench.start()
         _ = try live.connect()
         // 640x480 frames are 300 KiB: a 1 MiB budget holds three.
         let small = try Tool.capture(
-            Tool.scannerBinary, ["record", directory + "/small", "--seconds", "5", "--max-megabytes", "1", "--socket", live.socketPath])
+            Tool.scannerBinary, ["record", bench.directory + "/small", "--seconds", "5", "--max-megabytes", "1", "--socket", live.socketPath])
         #expect(small.status == 1)
         #expect(small.stderr.contains("stopped early: the recording would exceed --max-megabytes 1"), "\(small.stderr)")
-        let files = try FileManager.default.contentsOfDirectory(atPath: directory + "/small")
+        let files = try FileManager.default.contentsOfDirectory(atPath: bench.directory + "/small")
         #expect(files.filter { $0.hasSuffix(".pgm") }.count == 3)
         #expect(files.contains("index.json"), "what was recorded stays usable")
 
         let full = try Tool.capture(
-            Tool.scannerBinary, ["record", directory + "/full", "--seconds", "1", "--keep-free-megabytes", "100000000", "--socket", live.socketPath])
+            Tool.scannerBinary, ["record", bench.directory + "/full", "--seconds", "1", "--keep-free-megabytes", "100000000", "--socket", live.socketPath])
         #expect(full.status == 1)
         #expect(full.stderr.contains("refusing to start"), "\(full.stderr)")
         #expect(full.stderr.contains("must keep 100000000 MiB free"))
@@ -86,11 +82,11 @@ import Testing
     /// mid-recording: whatever the disk does, `index.json` is there and lists every frame on disk.
     @Test(.enabled(if: RecordTests.tmpfsMountable, "mounts a tmpfs: needs root outside a locked-down container"))
     func aFullDiskKeepsAnIndexOfEveryFrameWritten() throws {
-        try camera.plug(["background": "200", "noise": "4"])
-        let live = try DaemonProcess(config: Fixtures.config(device: camera.node), environment: camera.environment)
+        try bench.camera.plug(["background": "200", "noise": "4"])
+        let live = try bench.start()
         _ = try live.connect()
         for filled in [false, true] {
-            let disk = directory + "/disk-\(filled)"
+            let disk = bench.directory + "/disk-\(filled)"
             mkdir(disk, 0o755)
             // 640x480 frames take 300 KiB: a few fill it.
             try #require(mount("tmpfs", disk, "tmpfs", 0, "size=3m") == 0, "mount: \(String(cString: strerror(errno)))")

@@ -9,13 +9,9 @@ import Testing
 /// SIGTERM through the real binary (issue #32): the daemon is gone within 2 s whatever its outputs
 /// and clients are doing, and says so cleanly.
 @Suite(.serialized) struct ShutdownTests {
-    let directory: String
-    let camera: EmulatedCamera
+    let bench: CameraBench
 
-    init() throws {
-        directory = try TemporaryDirectory.shared.directory("shutdown")
-        camera = EmulatedCamera(directory: directory)
-    }
+    init() throws { bench = try CameraBench("shutdown") }
 
     /// The outputs' threads are inside device calls that do not end soon: two keyboard wedges
     /// typing a long read into hosts that take a key a second, and a serial port whose far end
@@ -23,30 +19,26 @@ import Testing
     @Test func sigtermEndsTheDaemonWithinTwoSecondsWhileOutputsAreStuckInDeviceCalls() throws {
         let keyboards = try (0..<2).map { index in
             let gadget = try PseudoTerminal()
-            try gadget.link("\(directory)/hidg\(index)")
+            try gadget.link("\(bench.directory)/hidg\(index)")
             return gadget
         }
         let serial = try PseudoTerminal()
-        try serial.link("\(directory)/ttyGS0")
+        try serial.link("\(bench.directory)/ttyGS0")
         serial.stall()
         defer {
             for terminal in keyboards + [serial] { terminal.close() }
         }
         let text = String(repeating: "k", count: 30)
-        try camera.plug(["frame": Fixtures.qrFrameFile(text, in: directory)])
-        let daemon = try DaemonProcess(
-            config: Fixtures.config(
-                device: camera.node,
-                extra: """
-                    outputs:
-                      - { type: keyboard, backend: hid-gadget, device: \(directory)/hidg0, key_delay: 1 }
-                      - { type: keyboard, backend: hid-gadget, device: \(directory)/hidg1, key_delay: 1 }
-                      - { type: serial, device: \(directory)/ttyGS0 }
-                    """),
-            environment: camera.environment)
+        try bench.show(text)
+        let daemon = try bench.start(
+            extra: """
+                outputs:
+                  - { type: keyboard, backend: hid-gadget, device: \(bench.directory)/hidg0, key_delay: 1 }
+                  - { type: keyboard, backend: hid-gadget, device: \(bench.directory)/hidg1, key_delay: 1 }
+                  - { type: serial, device: \(bench.directory)/ttyGS0 }
+                """)
         let idle = try daemon.connect()
-        let control = try daemon.connect(subscribe: false)
-        _ = control.command("unsubscribe")
+        let control = try daemon.connectControl()
 
         // Each keyboard has typed its first key, and now sleeps a second before each of the rest.
         for gadget in keyboards {
@@ -73,12 +65,10 @@ import Testing
     /// thread is left behind.
     @Test func withNothingStuckEveryPartStopsByItselfAndNoThreadIsLeftBehind() throws {
         let serial = try PseudoTerminal()
-        try serial.link("\(directory)/ttyUSB0")
+        try serial.link("\(bench.directory)/ttyUSB0")
         defer { serial.close() }
-        try camera.plug(["frame": Fixtures.qrFrameFile("in order", in: directory)])
-        let daemon = try DaemonProcess(
-            config: Fixtures.config(device: camera.node, extra: "outputs:\n  - { type: serial, device: \(directory)/ttyUSB0, terminator: lf }\n"),
-            environment: camera.environment)
+        try bench.show("in order")
+        let daemon = try bench.start(extra: "outputs:\n  - { type: serial, device: \(bench.directory)/ttyUSB0, terminator: lf }\n")
         let client = try daemon.connect()
         #expect(client.waitForScan("in order").match != nil)
         #expect(serial.read(atLeast: 9) == Array("in order\n".utf8))

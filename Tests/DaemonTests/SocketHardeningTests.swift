@@ -10,27 +10,17 @@ import Testing
 /// no crash, no leak, no read taken by a tool or counted as delivered to nobody, bounded memory
 /// and descriptors, and control only for those allowed it.
 @Suite(.serialized) struct SocketHardeningTests {
-    let directory: String
-    let camera: EmulatedCamera
+    let bench: CameraBench
 
-    init() throws {
-        directory = try TemporaryDirectory.shared.directory("hardening")
-        camera = EmulatedCamera(directory: directory)
-    }
-
-    func show(_ text: String) throws { try camera.plug(["frame": Fixtures.qrFrameFile(text, in: directory)]) }
-
-    func start(_ extra: String = "") throws -> DaemonProcess {
-        try DaemonProcess(config: Fixtures.config(device: camera.node, extra: extra), environment: camera.environment)
-    }
+    init() throws { bench = try CameraBench("hardening") }
 
     func status(_ client: SocketClient) throws -> [String: Any] {
         try #require(client.command("status")?["status"] as? [String: Any])
     }
 
     @Test func aRecordingOfAMicrosecondOrLessEndsAndTheDaemonLives() throws {
-        try camera.plug([:])
-        let daemon = try start()
+        try bench.camera.plug([:])
+        let daemon = try bench.start()
         let client = try daemon.connect()
         _ = client.waitForCamera("streaming")
         for seconds in ["0.000001", "0.0000000001", "1e-300"] {
@@ -42,8 +32,8 @@ import Testing
     }
 
     @Test func connectionsClosedAtOnceLeaveNoClientBehind() throws {
-        try camera.plug([:])
-        let daemon = try start()
+        try bench.camera.plug([:])
+        let daemon = try bench.start()
         _ = try daemon.connect().waitForCamera("streaming")
         // Each connects and closes at once (SocketClient closes as it goes out of scope).
         for _ in 0..<3000 { _ = SocketClient(path: daemon.socketPath) }
@@ -55,20 +45,20 @@ import Testing
         let deadline = Date().addingTimeInterval(10)
         repeat { clients = try status(client)["clients"] as? Int ?? -1 } while clients != 1 && Date() < deadline
         #expect(clients == 1)
-        try show("after the storm")
+        try bench.show("after the storm")
         #expect(daemon.waitForLog("holding read 1"))
         #expect((try status(client)["counters"] as? [String: Any])?["reads"] as? Int == 0)
     }
 
     @Test func toolsNeverTakeHeldReads() throws {
-        try show("for the POS")
-        let daemon = try start()
+        try bench.show("for the POS")
+        let daemon = try bench.start()
         #expect(daemon.waitForLog("holding read 1"))
         for arguments in [["status"], ["status", "--json"], ["status", "--prometheus"]] {
             let result = try Tool.capture(Tool.scannerBinary, arguments + ["--socket", daemon.socketPath])
             #expect(result.status == 0, "\(result.stderr)")
         }
-        let snapshot = try Tool.capture(Tool.scannerBinary, ["snapshot", "--out", directory + "/held.png", "--socket", daemon.socketPath])
+        let snapshot = try Tool.capture(Tool.scannerBinary, ["snapshot", "--out", bench.directory + "/held.png", "--socket", daemon.socketPath])
         #expect(snapshot.status == 0, "\(snapshot.stderr)")
         // A POS application that connects and only reads gets the read, once consumer_after has passed.
         let pos = try daemon.connect(subscribe: false)
@@ -79,14 +69,14 @@ import Testing
     }
 
     @Test func aReadWrittenToAClientThatStoppedReceivingIsHeldAgain() throws {
-        try camera.plug([:])
-        let daemon = try start()
+        try bench.camera.plug([:])
+        let daemon = try bench.start()
         let gone = try daemon.connect()
         _ = gone.waitForCamera("streaming")
         // The peer no longer receives: the kernel refuses the daemon's write (EPIPE), while the
         // connection still looks open from the daemon's side.
         shutdown(gone.fd, Int32(SHUT_RD))
-        try show("not lost")
+        try bench.show("not lost")
         #expect(daemon.waitForLog("held again"))
         let pos = try daemon.connect()
         #expect(pos.waitForScan("not lost").match?["seq"] as? Int == 1)
@@ -95,8 +85,8 @@ import Testing
     }
 
     @Test func clientsPastTheLimitAreToldAndClosed() throws {
-        try camera.plug([:])
-        let daemon = try start("socket:\n  max_clients: 4\n")
+        try bench.camera.plug([:])
+        let daemon = try bench.start(extra: "socket:\n  max_clients: 4\n")
         let clients = try (0..<4).map { _ in try daemon.connect() }
         let extra = try #require(SocketClient(path: daemon.socketPath))
         let refusal = extra.event()
@@ -112,8 +102,8 @@ import Testing
     }
 
     @Test func withDescriptorsRunningOutClientsAreRefusedAndTheCameraStillComesBack() throws {
-        try show("before")
-        let daemon = try start("socket:\n  max_clients: 1000\n")
+        try bench.show("before")
+        let daemon = try bench.start(extra: "socket:\n  max_clients: 1000\n")
         let pos = try daemon.connect()
         #expect(pos.waitForScan("before").match != nil)
         let open = daemon.resourceCounts.fds
@@ -126,17 +116,17 @@ import Testing
         let (after, hz) = Self.cpuTicks(daemon.pid)
         #expect(Double(after - ticks) / Double(hz) < 0.6, "the daemon used \(Double(after - ticks) / Double(hz)) s of CPU in 2 s")
         // The camera is unplugged and comes back: it is reopened, and its next code delivered.
-        camera.unplug()
+        bench.camera.unplug()
         #expect(pos.waitForCamera("unavailable") != nil || pos.waitForCamera("interrupted") != nil)
-        try show("after")
+        try bench.show("after")
         #expect(pos.waitForScan("after", timeout: 20).match != nil, "descriptors: \(open) at first, \(daemon.resourceCounts.fds) now")
         #expect(daemon.process.isRunning)
     }
 
     @Test func clientsThatNeverReadCannotGrowMemoryPastTheTotalQueueLimit() throws {
-        try show("big frames")
+        try bench.show("big frames")
         // A small kernel queue per client: what they do not read stays in the daemon's memory.
-        let daemon = try start("socket:\n  max_clients: 200\n  max_queued: 2097152\n  client_buffer: 8192\n")
+        let daemon = try bench.start(extra: "socket:\n  max_clients: 200\n  max_queued: 2097152\n  client_buffer: 8192\n")
         let first = try daemon.connect()
         #expect(first.waitForScan("big frames").match != nil)
         let before = Self.rssKiB(daemon.pid)
@@ -150,8 +140,8 @@ import Testing
     }
 
     @Test func onlyRootAndTheControlGroupMayControlAndSeeImages() throws {
-        try camera.plug([:])
-        let daemon = try start("socket:\n  mode: \"0666\"\n")
+        try bench.camera.plug([:])
+        let daemon = try bench.start(extra: "socket:\n  mode: \"0666\"\n")
         _ = try daemon.connect().waitForCamera("streaming")
         let nobody = ["--reuid=65534", "--regid=65534", "--clear-groups"]
         for command in ["pause", "torch on", "snapshot", "record 1", "beep", "trigger"] {
@@ -161,7 +151,7 @@ import Testing
         #expect(try Self.ask(daemon.socketPath, "status", as: nobody).contains(#""ok":true"#))
         #expect(daemon.log.contains("refused: pause"))
 
-        let grouped = try start("socket:\n  mode: \"0666\"\n  control_group: nogroup\n")
+        let grouped = try bench.start(extra: "socket:\n  mode: \"0666\"\n  control_group: nogroup\n")
         _ = try grouped.connect().waitForCamera("streaming")
         #expect(try Self.ask(grouped.socketPath, "torch on", as: nobody).contains(#""ok":true"#))
         #expect(try Self.ask(grouped.socketPath, "snapshot", as: nobody).contains(#""ok":true"#))
@@ -170,7 +160,7 @@ import Testing
         #expect(try Self.ask(grouped.socketPath, "pause", as: nobody).contains(#""ok":true"#))
         #expect(try Self.ask(grouped.socketPath, "snapshot", as: nobody).contains("refused while scanning is paused"))
 
-        let blind = try start("socket:\n  images: false\n")
+        let blind = try bench.start(extra: "socket:\n  images: false\n")
         let root = try blind.connect()
         _ = root.waitForCamera("streaming")
         #expect((root.command("snapshot")?["error"] as? String)?.contains("socket.images: false") == true)

@@ -93,17 +93,10 @@ import Testing
 
     /// The retail codes' text does not depend on the library: UPC-A 12 digits, UPC-E 8 as printed,
     /// EAN-13 13 and EAN-8 8, from ZBar and from zxing-cpp alike, with the same symbology.
-    @Test(arguments: [
-        (Symbology.ean13, "590123412345", "5901234123457"),
-        (.ean8, "9638507", "96385074"),
-        (.upca, "01234567890", "012345678905"),
-        (.upca, "72527273070", "725272730706"),
-        (.upce, "0123456", "01234565"),
-        (.upce, "0654321", "06543217"),
-    ])
+    @Test(arguments: DrawnCodes.retail)
     func retailTextIsTheSameFromBothLibraries(symbology: Symbology, data: String, expected: String) throws {
         let frame = Barcodes.centred(try ImageFile.read(path: Barcodes.zint(symbology, data)), in: Size(width: 640, height: 480))
-        let retail: Set<Symbology> = [.ean13, .ean8, .upca, .upce]
+        let retail = DrawnCodes.retailSymbologies
         for decoder: any Decoder in [try ZBarDecoder(config: Self.config(.zbar, retail)), try ZXingDecoder(config: Self.config(.zxing, retail))] {
             let symbols = try decoder.symbols(in: frame, viewport: .full)
             #expect(symbols.map(\.symbology) == [symbology], "\(type(of: decoder))")

@@ -56,6 +56,14 @@ public final class DaemonProcess: @unchecked Sendable {
         }
     }
 
+    /// Connects a client that takes no scans (it unsubscribes at once and waits for the reply), to
+    /// send commands beside the consumers under test.
+    public func connectControl(timeout: Double = 20) throws -> SocketClient {
+        let client = try connect(timeout: timeout, subscribe: false)
+        _ = client.command("unsubscribe")
+        return client
+    }
+
     /// Sends a signal.
     public func signal(_ number: Int32) { kill(pid, number) }
 

@@ -26,25 +26,10 @@ public enum Tool {
 
     /// Runs `program` and returns its exit status and output, whatever the status.
     public static func capture(_ program: String, _ arguments: [String], environment: [String: String]? = nil) throws -> ToolResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program.hasPrefix("/") ? program : "/usr/bin/env")
-        process.arguments = program.hasPrefix("/") ? arguments : [program] + arguments
-        if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        // Read both pipes before waiting, so a chatty child cannot block on a full pipe.
-        let errData = ReadAll(err.fileHandleForReading)
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return ToolResult(
-            status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData.wait(), as: UTF8.self))
+        try start(program, arguments, environment: environment).wait()
     }
 
-    /// Starts `program` in the background; `wait()` gives its result.
+    /// Starts `program` (a path, or a name looked up on PATH) in the background; `wait()` gives its result.
     public static func start(_ program: String, _ arguments: [String], environment: [String: String]? = nil) throws -> RunningTool {
         try RunningTool(program: program, arguments: arguments, environment: environment)
     }
@@ -80,15 +65,16 @@ final class ReadAll: @unchecked Sendable {
     }
 }
 
-/// A program started by `Tool.start`, its output collected as it runs.
+/// A program started by `Tool.start`, its output collected as it runs (so that a chatty child
+/// cannot block on a full pipe).
 public final class RunningTool: @unchecked Sendable {
     private let process = Process()
     private let out: ReadAll
     private let err: ReadAll
 
     init(program: String, arguments: [String], environment: [String: String]?) throws {
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
+        process.executableURL = URL(fileURLWithPath: program.hasPrefix("/") ? program : "/usr/bin/env")
+        process.arguments = program.hasPrefix("/") ? arguments : [program] + arguments
         if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         let outPipe = Pipe()
         let errPipe = Pipe()

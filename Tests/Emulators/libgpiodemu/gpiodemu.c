@@ -191,14 +191,8 @@ static void release_line(struct emu_chip *chip, unsigned offset) {
     logf_(chip, offset, "release value=%d", line->value);
 }
 
-#ifdef GPIOD_LINE_BULK_MAX_LINES
-/* ---- libgpiod 1.x ---- */
-
+/* A chip handle of either generation is the emulated chip it opened. */
 struct gpiod_chip { struct emu_chip *emu; };
-struct gpiod_line { struct emu_chip *emu; unsigned offset; };
-static struct gpiod_line handles[MAX_CHIPS][MAX_LINES];
-
-const char *gpiod_version_string(void) { return "1.6-emulated"; }
 
 struct gpiod_chip *gpiod_chip_open(const char *path) {
     struct emu_chip *emu = find_chip(path);
@@ -209,6 +203,15 @@ struct gpiod_chip *gpiod_chip_open(const char *path) {
 }
 
 void gpiod_chip_close(struct gpiod_chip *chip) { free(chip); }
+
+#ifdef GPIOD_LINE_BULK_MAX_LINES
+/* ---- libgpiod 1.x ---- */
+
+struct gpiod_line { struct emu_chip *emu; unsigned offset; };
+static struct gpiod_line handles[MAX_CHIPS][MAX_LINES];
+
+const char *gpiod_version_string(void) { return "1.6-emulated"; }
+
 const char *gpiod_chip_name(struct gpiod_chip *chip) { return chip->emu->name; }
 const char *gpiod_chip_label(struct gpiod_chip *chip) { return chip->emu->label; }
 unsigned int gpiod_chip_num_lines(struct gpiod_chip *chip) { return chip->emu->count; }
@@ -293,7 +296,6 @@ void gpiod_line_release(struct gpiod_line *line) {
 #else
 /* ---- libgpiod 2.x ---- */
 
-struct gpiod_chip { struct emu_chip *emu; };
 struct gpiod_chip_info { struct emu_chip *emu; };
 struct gpiod_line_info { struct emu_chip *emu; unsigned offset; };
 struct gpiod_line_settings { int output, active_low, open_drain, value, bias; };
@@ -304,16 +306,6 @@ struct gpiod_edge_event { uint64_t timestamp; int rising; };
 struct gpiod_edge_event_buffer { struct gpiod_edge_event event; };
 
 const char *gpiod_api_version(void) { return "2.x-emulated"; }
-
-struct gpiod_chip *gpiod_chip_open(const char *path) {
-    struct emu_chip *emu = find_chip(path);
-    if (!emu) return NULL;
-    struct gpiod_chip *chip = calloc(1, sizeof *chip);
-    chip->emu = emu;
-    return chip;
-}
-
-void gpiod_chip_close(struct gpiod_chip *chip) { free(chip); }
 
 struct gpiod_chip_info *gpiod_chip_get_info(struct gpiod_chip *chip) {
     struct gpiod_chip_info *info = calloc(1, sizeof *info);

@@ -28,20 +28,17 @@ static int pass_on(const char *name, ioctl_fn *real, int fd, unsigned long reque
     return (*real)(fd, request, arg);
 }
 
-int v4l2_ioctl(int fd, unsigned long request, ...) {
-    va_list ap;
-    va_start(ap, request);
-    void *arg = va_arg(ap, void *);
-    va_end(ap);
-    static ioctl_fn real;
-    return pass_on("v4l2_ioctl", &real, fd, request, arg);
-}
+// Defines the variadic entry point NAME as libv4l2 and libc declare it, taking the one pointer
+// argument every V4L2 request has, and hands it to pass_on.
+#define INTERPOSE(NAME)                                      \
+    int NAME(int fd, unsigned long request, ...) {           \
+        va_list ap;                                          \
+        va_start(ap, request);                               \
+        void *arg = va_arg(ap, void *);                      \
+        va_end(ap);                                          \
+        static ioctl_fn real;                                \
+        return pass_on(#NAME, &real, fd, request, arg);      \
+    }
 
-int ioctl(int fd, unsigned long request, ...) {
-    va_list ap;
-    va_start(ap, request);
-    void *arg = va_arg(ap, void *);
-    va_end(ap);
-    static ioctl_fn real;
-    return pass_on("ioctl", &real, fd, request, arg);
-}
+INTERPOSE(v4l2_ioctl)
+INTERPOSE(ioctl)
