@@ -2,7 +2,6 @@ import CMalloc
 import Capture
 import Codes
 import ConfigFile
-import Decoding
 import Feedback
 import FoundationEssentials
 import Glibc

@@ -1,5 +1,5 @@
 import Foundation
-import ScannerCore
+import Imaging
 import ScannerTestSupport
 import Testing
 

@@ -1,4 +1,4 @@
-import ScannerCore
+import Codes
 
 /// Codes the decoder tests have zint draw: the symbology, the data zint is given, and the text a
 /// decoder must read back (with the check digit zint adds, and a DataBar's GTIN as AI 01).
