@@ -14,11 +14,9 @@ import ScannerProtocol
 public struct ScannerConfig: Sendable, Hashable {
     public var scanner = ScanningConfig()
     public var camera = CameraConfig()
-    public var viewport = Viewport.standard
-    public var decoder = DecoderConfig()
-    public var tracking = TrackingConfig()
-    public var pack = PackConfig()
-    public var gating = GatingConfig()
+    /// The read pipeline's sections: `viewport`, `decoder`, `tracking`, `pack`, `gating`, and kiosk
+    /// documents (`id:`, `boarding_pass:`: which fields of a licence or a boarding pass consumers get).
+    public var pipeline = PipelineConfig()
     public var socket = SocketConfig()
     public var metrics = MetricsConfig()
     public var gpio = GPIOConfig()
@@ -26,23 +24,8 @@ public struct ScannerConfig: Sendable, Hashable {
     public var outputs: [OutputConfig] = []
     /// The MQTT bridge's settings (the daemon itself has no network code and ignores them).
     public var mqtt = MQTTConfig()
-    /// Kiosk documents: which fields of a licence or a boarding pass consumers get (`id:`, `boarding_pass:`).
-    public var documents = DocumentsConfig()
 
     public init() {}
-
-    /// What the read pipeline takes of it.
-    public var pipeline: PipelineConfig {
-        var pipeline = PipelineConfig()
-        pipeline.viewport = viewport
-        pipeline.decoder = decoder
-        pipeline.tracking = tracking
-        pipeline.gating = gating
-        pipeline.pack = pack
-        pipeline.documents = documents
-        pipeline.sessions = scanner.mode == .trigger
-        return pipeline
-    }
 }
 
 /// Metrics beyond the socket's `metrics` command: a node_exporter textfile.
@@ -75,8 +58,8 @@ extension ScannerConfig {
     /// and the daemon's start: an output that would send a licence or a boarding pass as nothing
     /// (its raw data is withheld and none of its rules is an `id_template`).
     public var documentNotices: [String] {
-        guard documents.enabled else { return [] }
-        let withheld = KioskDocument.Kind.allCases.filter { !documents.policy(for: $0).raw }
+        guard pipeline.documents.enabled else { return [] }
+        let withheld = KioskDocument.Kind.allCases.filter { !pipeline.documents.policy(for: $0).raw }
         guard !withheld.isEmpty else { return [] }
         return outputs.enumerated().compactMap { index, output in
             let templated = output.format.formatting.rules.contains { rule in

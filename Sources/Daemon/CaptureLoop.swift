@@ -22,15 +22,15 @@ public protocol ReadSink: Sendable {
 struct CaptureEnvironment: Sendable {
     /// Opens the camera a config names.
     var open: @Sendable (CameraConfig, Logger) throws(CameraError) -> any FrameSource
-    /// CLOCK_MONOTONIC nanoseconds.
-    var now: @Sendable () -> UInt64
+    /// The one clock's now.
+    var now: @Sendable () -> Instant
     /// Waits, about a second at most, for the camera to come back; calls `progress` at least every
     /// 250 ms and returns early when `stopping` says so.
     var waitForDevice: @Sendable (_ camera: CameraConfig, _ state: CameraState, _ stopping: () -> Bool, _ progress: () -> Void) -> Void
 
     static let system = CaptureEnvironment(
         open: { config, logger throws(CameraError) in try SourceOpener.open(config, logger: logger) },
-        now: { MonotonicClock.nanoseconds() },
+        now: { Instant.now() },
         waitForDevice: { camera, state, stopping, progress in
             let target = SourceOpener.Target(camera.device)
             let missing = state == .unavailable
@@ -120,7 +120,7 @@ public final class CaptureLoop: Sendable {
 
         init(config: ScannerConfig, logger: Logger) {
             self.config = config
-            pipeline = ReadPipeline(config: config.pipeline)
+            pipeline = ReadPipeline(config: Self.pipeline(config))
             if let error = pipeline.decoderError { logger.error("decoder not usable: \(error)") }
         }
 
@@ -129,14 +129,21 @@ public final class CaptureLoop: Sendable {
         mutating func follow(_ new: ScannerConfig, logger: Logger) -> [Read] {
             guard new != config else { return [] }
             defer { config = new }
-            let waiting = pipeline.follow(new.pipeline)
-            if new.decoder != config.decoder, let error = pipeline.decoderError { logger.error("decoder not usable: \(error)") }
+            let waiting = pipeline.follow(Self.pipeline(new))
+            if new.pipeline.decoder != config.pipeline.decoder, let error = pipeline.decoderError { logger.error("decoder not usable: \(error)") }
             return waiting
+        }
+
+        /// The pipeline's part of `config`: in trigger mode each scanning session reads what is in view.
+        static func pipeline(_ config: ScannerConfig) -> PipelineConfig {
+            var pipeline = config.pipeline
+            pipeline.sessions = config.scanner.mode == .trigger
+            return pipeline
         }
     }
 
     /// How often the capture loop gives malloc's free pages back to the kernel.
-    static let trimIntervalNanoseconds: UInt64 = 60_000_000_000
+    static let trimInterval = Duration.seconds(60)
 
     private func stream(from source: any FrameSource, session: inout Session) {
         var lastFrameTime = environment.now()
@@ -154,9 +161,9 @@ public final class CaptureLoop: Sendable {
             }
             _ = deliver(session.follow(config, logger: logger), session: &session)
             let now = environment.now()
-            _ = deliver(session.pipeline.due(at: Double(now) / 1e9), session: &session)
-            state.expireTrigger(now: now)
-            tap.expire(now: now)
+            _ = deliver(session.pipeline.due(at: now), session: &session)
+            state.expireTrigger(now: now.nanoseconds)
+            tap.expire(now: now.nanoseconds)
             let frame: Frame?
             do {
                 frame = try source.nextFrame(timeoutMilliseconds: 200)
@@ -165,7 +172,7 @@ public final class CaptureLoop: Sendable {
                 return
             }
             guard let frame else {
-                if Double(now - lastFrameTime) / 1e9 > config.scanner.stallSeconds {
+                if (now - lastFrameTime).seconds > config.scanner.stallSeconds {
                     interrupted("no frame for \(config.scanner.stallSeconds) s", device: source.status.device)
                     return
                 }
@@ -173,7 +180,7 @@ public final class CaptureLoop: Sendable {
             }
             lastFrameTime = now
             notifier.watchdog()
-            if now - lastTrim >= Self.trimIntervalNanoseconds {
+            if now - lastTrim >= Self.trimInterval {
                 // ZBar and zxing-cpp allocate and free frame-sized blocks on every decode, and glibc
                 // keeps the freed pages of the decode thread's arena resident until it is trimmed
                 // (the dips of 150 to 300 KiB in daemon-bench's soak). Giving them back once a
@@ -188,17 +195,17 @@ public final class CaptureLoop: Sendable {
             }
             let scanning = state.snapshot.scanning
             // The time a decode took, on the real clock whatever the loop's clock is.
-            let started = MonotonicClock.nanoseconds()
-            let outcome = session.pipeline.process(frame, at: Double(now) / 1e9, scanning: scanning)
+            let started = Instant.now()
+            let outcome = session.pipeline.process(frame, at: now, scanning: scanning)
             let reads = count(outcome, of: frame, decodeStarted: started, session: &session)
             if tap.wanted { offer(frame, symbols: outcome.symbols, reads: reads, session: session) }
         }
     }
 
     /// Counts what the pipeline made of a frame, and hands its reads over; returns them.
-    private func count(_ outcome: ReadPipeline.Outcome, of frame: Frame, decodeStarted: UInt64, session: inout Session) -> [Read] {
+    private func count(_ outcome: ReadPipeline.Outcome, of frame: Frame, decodeStarted: Instant, session: inout Session) -> [Read] {
         if outcome.symbols != nil || outcome.error != nil {
-            counters.recordDecode(seconds: Double(MonotonicClock.nanoseconds() - decodeStarted) / 1e9)
+            counters.recordDecode(seconds: (Instant.now() - decodeStarted).seconds)
         }
         if let error = outcome.error { logger.error("decoder failed on frame \(frame.sequence): \(error)") }
         if outcome.gated { counters.update { $0.framesGated += 1 } }
@@ -246,8 +253,8 @@ public final class CaptureLoop: Sendable {
         if symbols == nil || session.pipeline.sharesFrames, tap.wantsDecodedFrame {
             symbols = session.pipeline.stillSymbols(in: frame)
         }
-        let viewport = session.config.viewport.pixels(in: frame.size)
-        tap.offer(now: environment.now()) {
+        let viewport = session.config.pipeline.viewport.pixels(in: frame.size)
+        tap.offer(now: environment.now().nanoseconds) {
             var luma = [UInt8](repeating: 0, count: frame.width * frame.height)
             luma.withUnsafeMutableBytes { out in
                 for row in 0..<frame.height {

@@ -1,6 +1,7 @@
 import Codes
 import Decoding
 import Imaging
+import Platform
 
 /// What the read pipeline needs of the config.
 public struct PipelineConfig: Sendable, Hashable {
@@ -10,7 +11,8 @@ public struct PipelineConfig: Sendable, Hashable {
     public var gating = GatingConfig()
     public var pack = PackConfig()
     public var documents = DocumentsConfig()
-    /// Trigger mode: each scanning session reads what is in view, even what the last session read.
+    /// Trigger mode: each scanning session reads what is in view, even what the last session read
+    /// (the daemon sets it from `scanner.mode`).
     public var sessions = false
 
     public init() {}
@@ -18,8 +20,8 @@ public struct PipelineConfig: Sendable, Hashable {
 
 /// The path from a frame to its reads, as one value: the change gate, the look schedule, the
 /// decoder, the tracker and the pack merger. The capture loop feeds it frames and hands its reads
-/// to delivery; tests feed it scripted frames on a scripted clock. Times are seconds on the
-/// monotonic clock that stamps frames.
+/// to delivery; tests feed it scripted frames on a scripted clock. Times are `Instant`s of the one
+/// clock, which also stamps frames.
 public struct ReadPipeline {
     public private(set) var config: PipelineConfig
     /// Nil when the decoder config could not be used (`decoderError` says why): frames then give no reads.
@@ -60,7 +62,7 @@ public struct ReadPipeline {
 
     /// Takes the frame captured at `now` (the frame's own timestamp when it has one), decoded only
     /// while `scanning`; returns its new reads.
-    public mutating func process(_ frame: Frame, at now: Double, scanning: Bool) -> Outcome {
+    public mutating func process(_ frame: Frame, at now: Instant, scanning: Bool) -> Outcome {
         defer { wasScanning = scanning }
         guard scanning, let decoder else { return Outcome() }
         if !wasScanning || sessionEnded {
@@ -70,7 +72,7 @@ public struct ReadPipeline {
             restart()
             if config.sessions { tracker = Tracker(config: config.tracking) }
         }
-        let time = frame.timestamp > 0 ? Double(frame.timestamp) / 1e9 : now
+        let time = (frame.timestamp > 0 ? Instant(nanoseconds: frame.timestamp) : now).seconds
         guard
             case .decode(let secondLooks, let changed) = gate.decide(
                 frame, viewport: config.viewport.pixels(in: frame.size), at: time, owed: schedule.owesLook)
@@ -92,7 +94,7 @@ public struct ReadPipeline {
         let tracked = tracker.update(with: symbols, at: time, look: look.index, changed: changed)
         let found = tracked.new.map { read($0, in: frame) }
         // The pack window runs on the loop's clock, as `due` does.
-        return Outcome(symbols: symbols, reads: pack.add(found, at: now), duplicates: tracked.suppressed)
+        return Outcome(symbols: symbols, reads: pack.add(found, at: now.seconds), duplicates: tracked.suppressed)
     }
 
     /// The read a symbol makes, a kiosk document parsed with the config's privacy, so that its raw
@@ -132,8 +134,8 @@ public struct ReadPipeline {
     }
 
     /// Reads whose pack window closed by `now`.
-    public mutating func due(at now: Double) -> [Read] {
-        pack.isWaiting ? pack.due(at: now) : []
+    public mutating func due(at now: Instant) -> [Read] {
+        pack.isWaiting ? pack.due(at: now.seconds) : []
     }
 
     /// Every read still waiting for its pack (the camera went away, or the pipeline is replaced).

@@ -89,11 +89,11 @@ struct Scan: ParsableCommand {
                     // Corners in the file's own pixels, whatever size it was decoded at.
                     symbol.corners.points = symbol.corners.points.map { Point(x: $0.x * factor, y: $0.y * factor) }
                     var read = Read(symbol: symbol, frame: image.size)
-                    read.readDocument(settings.documents, today: .today())
+                    read.readDocument(settings.pipeline.documents, today: .today())
                     reads.append(read)
                 }
                 // One file is one frame: its codes are seen together.
-                var pack = PackMerger(config: settings.pack)
+                var pack = PackMerger(config: settings.pipeline.pack)
                 let formatting = settings.socket.formatting
                 for read in pack.add(reads, at: 0) + pack.flush() {
                     guard let shown = formatting.shownText(for: read) else { continue }

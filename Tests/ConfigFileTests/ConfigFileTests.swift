@@ -54,10 +54,10 @@ import Testing
         #expect(libcamera.libcameraID == "/base/soc/i2c0mux/i2c@1/imx708@1a")
         #expect(libcamera.controls == ["AnalogueGain": 2.5, "ExposureTime": 8000])
         #expect(libcamera.autofocus == .manual && libcamera.lensPosition == 4.5)
-        #expect(config.viewport == .rect(x: 0.1, y: 0.2, width: 0.8, height: 0.5))
-        #expect(config.decoder.symbologies == [.ean13, .qr])
-        #expect(config.decoder.lengths[.ean13] == LengthLimit(min: 13))
-        #expect(config.tracking.absenceSeconds == 1.5 && config.tracking.sameCodeTimeoutSeconds == 3)
+        #expect(config.pipeline.viewport == .rect(x: 0.1, y: 0.2, width: 0.8, height: 0.5))
+        #expect(config.pipeline.decoder.symbologies == [.ean13, .qr])
+        #expect(config.pipeline.decoder.lengths[.ean13] == LengthLimit(min: 13))
+        #expect(config.pipeline.tracking.absenceSeconds == 1.5 && config.pipeline.tracking.sameCodeTimeoutSeconds == 3)
         #expect(config.socket.path == "/tmp/s.sock" && config.socket.mode == 0o600 && config.socket.group == "pos")
         #expect(config.socket.format == .plain && config.socket.holdCount == 0)
     }
@@ -65,11 +65,11 @@ import Testing
     /// Without `symbologies`, the engine decides: `both` adds what only zxing-cpp reads, and
     /// `zxing` leaves out what it cannot read, so neither is a startup error.
     @Test func anEngineAloneBringsItsOwnSymbologies() throws {
-        let both = try ConfigFile.parse("decoder:\n  engine: both\n", file: "both.conf").decoder.symbologies
+        let both = try ConfigFile.parse("decoder:\n  engine: both\n", file: "both.conf").pipeline.decoder.symbologies
         #expect(both == Set(Symbology.zbarDefaults).union([.pdf417, .datamatrix, .aztec, .microqr, .rmqr, .databarLimited]))
-        let zxing = try ConfigFile.parse("decoder:\n  engine: zxing\n", file: "zxing.conf").decoder.symbologies
+        let zxing = try ConfigFile.parse("decoder:\n  engine: zxing\n", file: "zxing.conf").pipeline.decoder.symbologies
         #expect(zxing.contains(.ean13) && zxing.contains(.datamatrix) && zxing.contains(.databar) && !zxing.contains(.isbn13))
-        let named = try ConfigFile.parse("decoder:\n  engine: both\n  symbologies: [ean13]\n", file: "named.conf").decoder.symbologies
+        let named = try ConfigFile.parse("decoder:\n  engine: both\n  symbologies: [ean13]\n", file: "named.conf").pipeline.decoder.symbologies
         #expect(named == [.ean13])
     }
 
@@ -155,8 +155,8 @@ import Testing
         #expect(pos.device == "/dev/hidg1" && !pos.hostControl && config.outputs[2].name == "hid-pos /dev/hidg1")
         #expect(config.outputs[2].format.terminator == .none && !config.outputs[2].format.aim && config.outputs[2].format.suffix == Array("!".utf8))
         #expect(config.gpio.beepAfter == .decoded)
-        #expect(try ConfigFile.parse("decoder:\n  preprocessing: []\n", file: "p.conf").decoder.preprocessing.isEmpty)
-        #expect(try ConfigFile.parse("decoder:\n  preprocessing: [inverted]\n", file: "p.conf").decoder.preprocessing == [.inverted])
+        #expect(try ConfigFile.parse("decoder:\n  preprocessing: []\n", file: "p.conf").pipeline.decoder.preprocessing.isEmpty)
+        #expect(try ConfigFile.parse("decoder:\n  preprocessing: [inverted]\n", file: "p.conf").pipeline.decoder.preprocessing == [.inverted])
         let keyboardDefaults = try ConfigFile.parse("outputs:\n  - type: keyboard\n", file: "k.conf").outputs[0]
         #expect(keyboardDefaults.format.terminator == .cr, "Enter after each read")
         #expect(keyboardDefaults.name == "keyboard uinput /dev/uinput")
@@ -179,7 +179,7 @@ import Testing
 
     @Test func nullsQuotesAndAliasesReadAsYAMLMeansThem() throws {
         // An empty or ~ section is no section; a quoted number is a string, not a number.
-        #expect(try ConfigFile.parse("camera:\ngating: ~\n", file: "n.conf").gating == GatingConfig())
+        #expect(try ConfigFile.parse("camera:\ngating: ~\n", file: "n.conf").pipeline.gating == GatingConfig())
         let quoted = #expect(throws: ConfigError.self) { try ConfigFile.parse("camera:\n  fps: \"30\"\n", file: "q.conf") }
         #expect(quoted?.description == "q.conf:2: camera.fps: expected a whole number")
         // An anchor and its alias give the same value.

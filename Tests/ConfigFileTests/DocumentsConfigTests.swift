@@ -41,7 +41,7 @@ import Testing
         expected.id = DocumentsConfig.Policy(fields: ["issuer", "age_over_*", "age_over_25", "expired", "birth_date"], raw: true)
         expected.ageThresholds = [19, 25]
         expected.boardingPass = DocumentsConfig.Policy(fields: ["passenger_name", "legs"], raw: true)
-        #expect(config.documents == expected)
+        #expect(config.pipeline.documents == expected)
         var template = DocumentTemplate(fields: ["family_name", "given_name", "birth_date", "sex", "age_over_19"])
         template.dateFormat = "MM/DD/YYYY"
         template.sex = .digits
@@ -55,10 +55,10 @@ import Testing
     }
 
     @Test func withoutKeysTheDefaults() throws {
-        #expect(try ConfigFile.parse("id:\nboarding_pass:\n", file: "e.conf").documents == DocumentsConfig())
-        #expect(try ConfigFile.parse("documents: false\n", file: "off.conf").documents.enabled == false)
+        #expect(try ConfigFile.parse("id:\nboarding_pass:\n", file: "e.conf").pipeline.documents == DocumentsConfig())
+        #expect(try ConfigFile.parse("documents: false\n", file: "off.conf").pipeline.documents.enabled == false)
         // No fields at all: the read carries an empty `id`, and a template can still send some.
-        #expect(try ConfigFile.parse("id:\n  fields: []\n", file: "none.conf").documents.id.fields == [])
+        #expect(try ConfigFile.parse("id:\n  fields: []\n", file: "none.conf").pipeline.documents.id.fields == [])
         let template = try ConfigFile.parse("socket:\n  rules:\n    - do: [id_template: { fields: [age] }]\n", file: "t.conf").socket.formatting.rules
         #expect(template.first?.actions == [.template(DocumentTemplate(fields: ["age"]))], "date YYYY-MM-DD, sex M/F, a Tab between, nothing after")
         #expect(template.first?.criteria.document == nil)
@@ -92,7 +92,7 @@ import Testing
                     symbology: symbology, bytes: Array(text.utf8),
                     corners: Corners([Point(x: 0, y: 0), Point(x: 1, y: 0), Point(x: 1, y: 1), Point(x: 0, y: 1)])),
                 frame: Size(width: 1, height: 1))
-            read.readDocument(config.documents, today: today)
+            read.readDocument(config.pipeline.documents, today: today)
             return read
         }
 
@@ -101,7 +101,7 @@ import Testing
         #expect(ageCheck.id == DocumentFields([DocumentField("age_over_21", .flag(true))]))
         #expect(ageCheck.text == nil && ageCheck.bytes.isEmpty)
         #expect(configs[0].socket.formatting.shownText(for: ageCheck) == "age_over_21=true", "the plain line")
-        #expect(configs[0].documents.ageThresholds == [21])
+        #expect(configs[0].pipeline.documents.ageThresholds == [21])
 
         // 2. A check-in kiosk: the passenger's name and every leg of a boarding pass.
         let checkIn = try #require(read(configs[1], .aztec, pass).boardingPass)

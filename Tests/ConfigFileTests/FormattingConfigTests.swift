@@ -45,7 +45,7 @@ import Testing
                 rules:
                   - do: [pad: 14]
             """, file: "f.conf")
-        #expect(config.pack.merge && config.pack.windowSeconds == 0.25 && config.pack.prefer == .linear)
+        #expect(config.pipeline.pack.merge && config.pipeline.pack.windowSeconds == 0.25 && config.pipeline.pack.prefer == .linear)
         let formatting = config.socket.formatting
         #expect(formatting.gtin.upca == .ean13 && formatting.gtin.upce == .upca && formatting.gtin.ean8 == .gtin14)
         #expect(!formatting.gtin.checkDigit && formatting.gtin.digitalLink == .elementString)
@@ -68,7 +68,7 @@ import Testing
         // An empty rule list does not end the section: the keys after it are still read.
         #expect(try ConfigFile.parse("socket:\n  rules:\n  unmatched: drop\n", file: "r.conf").socket.formatting.unmatched == .drop)
         let defaults = try ConfigFile.parse("", file: "e.conf")
-        #expect(defaults.socket.formatting.isIdentity && defaults.pack == PackConfig())
+        #expect(defaults.socket.formatting.isIdentity && defaults.pipeline.pack == PackConfig())
     }
 
     /// Each bad file names the line and the key that is wrong.

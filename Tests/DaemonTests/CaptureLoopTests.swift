@@ -115,7 +115,7 @@ import Testing
             let start = MonotonicClock.nanoseconds()
             let environment = CaptureEnvironment(
                 open: { _, _ throws(CameraError) in try sources(opened.next()) },
-                now: { start + offset.nanoseconds },
+                now: { Instant(nanoseconds: start + offset.nanoseconds) },
                 waitForDevice: { _, _, _, progress in progress() }
             )
             loop = CaptureLoop(
@@ -160,9 +160,9 @@ import Testing
         var config = ScannerConfig()
         config.scanner.mode = mode
         config.scanner.stallSeconds = stallSeconds
-        config.viewport = .full
-        config.decoder.engine = .zbar
-        config.decoder.symbologies = [.qr]
+        config.pipeline.viewport = .full
+        config.pipeline.decoder.engine = .zbar
+        config.pipeline.decoder.symbologies = [.qr]
         return config
     }
 
@@ -245,8 +245,8 @@ import Testing
 
     static func packConfig(window: Double) -> ScannerConfig {
         var config = Self.config()
-        config.decoder.symbologies = [.qr, .ean13]
-        config.pack.windowSeconds = window
+        config.pipeline.decoder.symbologies = [.qr, .ean13]
+        config.pipeline.pack.windowSeconds = window
         return config
     }
 

@@ -1,6 +1,7 @@
 import Decoding
 import ImageFiles
 import Imaging
+import Platform
 import ReadPipeline
 import ScannerTestSupport
 import Testing
@@ -37,7 +38,7 @@ import Testing
         /// Takes the next frame of the camera.
         func feed(_ image: Frame) throws {
             frame += 1
-            let outcome = pipeline.process(image, at: Double(frame) / fps, scanning: true)
+            let outcome = pipeline.process(image, at: Instant(seconds: Double(frame) / fps), scanning: true)
             if let error = outcome.error { throw error }
             if outcome.symbols != nil { decoded.append(frame) }
             reports += outcome.reads.map { (frame, $0.shownText) }
