@@ -23,6 +23,9 @@ public struct Read: Sendable, Hashable, Codable {
     public var bytes: Data
     /// The code can only hold digits and can be used as is.
     public var immediate: Bool
+    /// The symbology has a check that a misread fails (`Symbology.hasMandatoryCheck`): false asks a
+    /// careful POS to confirm the read. Nil only in JSON written before it existed (a spool, a recording).
+    public var checked: Bool?
     /// What the text is.
     public var content: ContentType
     /// Parsed GS1 element strings, for GS1 data that parses.
@@ -63,6 +66,7 @@ public struct Read: Sendable, Hashable, Codable {
         self.text = String(validating: symbol.bytes, as: UTF8.self) ?? LegacyText.decode(symbol.bytes)
         self.bytes = Data(symbol.bytes)
         self.immediate = symbol.symbology.holdsDigitsOnly
+        self.checked = symbol.symbology.hasMandatoryCheck
         self.content = ContentType.classify(text: text, isGS1: symbol.isGS1)
         if symbol.isGS1, let text {
             gs1Source = "element-string"
@@ -93,7 +97,7 @@ public struct Read: Sendable, Hashable, Codable {
     enum CodingKeys: String, CodingKey {
         case seq, time, symbology
         case symbologyID = "symbology_id"
-        case aim, text, bytes, immediate, content, gs1
+        case aim, text, bytes, immediate, checked, content, gs1
         case gs1Error = "gs1_error"
         case gs1Source = "gs1_source"
         case corners, frame, orientation, quality, merged, id

@@ -45,6 +45,17 @@ public enum Symbology: String, Sendable, Hashable, CaseIterable, Codable {
         }
     }
 
+    /// Whether every symbol of the symbology carries a check that a misread fails: a mandatory check
+    /// digit or checksum (EAN/UPC, Code 93, Code 128, DataBar, EAN-5's parity) or Reed-Solomon error
+    /// correction (the 2D codes). ITF's and Code 39's check digits are optional, Codabar has none
+    /// and EAN-2's parity only encodes the value modulo 4: a misread of those can look like a read.
+    public var hasMandatoryCheck: Bool {
+        switch self {
+        case .itf, .code39, .codabar, .ean2: false
+        default: true
+        }
+    }
+
     /// The AIM symbology identifier (ISO/IEC 15424) for a symbol of this kind.
     public func aimIdentifier(gs1: Bool) -> String {
         switch self {

@@ -25,6 +25,20 @@ import Testing
         #expect(!Read.sample(.qr, "5901234123457").immediate)
     }
 
+    /// A read says whether its symbology has a check a misread fails, and old JSON without the key still decodes.
+    @Test func aReadSaysWhetherItsSymbologyChecksItself() throws {
+        let unchecked = Symbology.allCases.filter { !$0.hasMandatoryCheck }
+        #expect(Set(unchecked) == [.itf, .code39, .codabar, .ean2])
+        #expect(Read.sample(.ean13, "5901234123457").checked == true)
+        #expect(Read.sample(.itf, "12345670").checked == false)
+        let json = try JSONEncoder.forEvents().encode(Read.sample(.codabar, "A123B"))
+        #expect(String(decoding: json, as: UTF8.self).contains(#""checked":false"#))
+        var old = try #require(try JSONSerialization.jsonObject(with: json) as? [String: Any])
+        old["checked"] = nil
+        let decoded = try JSONDecoder.forEvents().decode(Read.self, from: JSONSerialization.data(withJSONObject: old))
+        #expect(decoded.checked == nil && decoded.text == "A123B")
+    }
+
     @Test(arguments: [
         ("https://example.com/a?b=c", ContentType.url), ("HTTP://EXAMPLE.COM", .url), ("www.example.org", .url),
         ("mailto:till@example.com", .email), ("MATMSG:TO:a@b.cd;;", .email), ("till@example.com", .email),
