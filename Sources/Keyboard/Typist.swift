@@ -9,6 +9,9 @@ public struct Typist: Sendable {
         case drop
         /// Type it as a Windows Alt code (Alt held, digits on the keypad), for Windows hosts.
         case altCode = "alt-code"
+        /// Type its Unicode code point as GTK and IBus take it on Linux hosts: Ctrl+Shift+U, the
+        /// hex digits, Space. Left out when the layout cannot type those (a layout without Latin letters).
+        case unicode
     }
 
     public let layout: KeyboardLayout
@@ -50,12 +53,28 @@ public struct Typist: Sendable {
                 } else if missing == .altCode, let code = Self.windowsCode(character) {
                     let digits = String(code).count < 3 ? String(repeating: "0", count: 3 - String(code).count) + String(code) : String(code)
                     actions.append(.altCode(("0" + digits).map { Key.keypad[Int(String($0))!] }))
+                } else if missing == .unicode, let entry = unicodeEntry(character) {
+                    actions += entry
                 } else {
                     left.append(character)
                 }
             }
         }
         return (actions, left)
+    }
+
+    /// Ctrl+Shift+U, the hex digits of `character`'s code point and Space, on this layout; nil when
+    /// it is not one code point or the layout has no single stroke for one of those keys.
+    func unicodeEntry(_ character: Character) -> [KeyAction]? {
+        guard character.unicodeScalars.count == 1, let scalar = character.unicodeScalars.first,
+            let start = KeyChord.character("u", [.ctrl, .shift]).action(on: layout)
+        else { return nil }
+        var entry = [start]
+        for digit in String(scalar.value, radix: 16) + " " {
+            guard let typed = KeyChord.character(digit, []).action(on: layout) else { return nil }
+            entry.append(typed)
+        }
+        return entry
     }
 
     /// The character's code in Windows-1252, which Alt+0NNN types on a Windows host.

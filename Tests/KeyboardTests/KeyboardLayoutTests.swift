@@ -115,6 +115,36 @@ import Testing
         #expect(Typist(layout: us, groupSeparator: nil).actions(for: [0x1D]) == ([], []), "gs_key: none leaves GS out")
     }
 
+    /// `missing: unicode` types Ctrl+Shift+U, the code point in hex and Space, as GTK and IBus take
+    /// it on a Linux host: the host's own keymap (xkbcommon) turns the strokes back into those keys.
+    @Test(arguments: ["us", "de", "fr", "cz", "ch(fr)"])
+    func charactersTheLayoutLacksCanBeTypedAsUnicodeEntries(layout: String) throws {
+        let compiled = try Keymap.compile(layout)
+        let lacked: [Character] = ["€", "😀", "ŋ"].filter { compiled.actions(for: $0) == nil }
+        #expect(!lacked.isEmpty)
+        let typed = Typist(layout: compiled, missing: .unicode).actions(for: Array(String(lacked).utf8))
+        #expect(typed.missing.isEmpty)
+        var entries: [[KeyAction]] = []
+        for action in typed.actions {
+            if case .stroke(_, let modifiers) = action, modifiers.isSuperset(of: [.ctrl, .shift]) { entries.append([]) }
+            entries[entries.count - 1].append(action)
+        }
+        #expect(entries.count == lacked.count)
+        var lines: [String] = []
+        for entry in entries {
+            guard case .stroke(let key, let modifiers) = entry[0] else { continue }
+            lines += [HostKeyboard.strokes([.stroke(key, modifiers.subtracting([.ctrl, .shift]))]), HostKeyboard.strokes(Array(entry.dropFirst()))]
+        }
+        let output = try HostKeyboard.typed(lines, layout: layout)
+        for (index, character) in lacked.enumerated() {
+            #expect(output[2 * index] == "u", "\(layout): the entry starts on the key of u")
+            #expect(output[2 * index + 1] == String(character.unicodeScalars.first!.value, radix: 16) + " ", "\(layout): \(character)")
+        }
+        // A layout without Latin letters cannot type the entry: the character is left out and counted.
+        let ru = try Keymap.compile("ru")
+        #expect(Typist(layout: ru, missing: .unicode).actions(for: Array("€".utf8)).missing == ["€"])
+    }
+
     @Test func unknownLayoutsAndVariantsAreNamed() {
         #expect(throws: KeymapError.self) { try Keymap.compile("xx") }
         #expect(performing: { try Keymap.compile("de(nonesuch)") }, throws: { "\($0)".contains("no variant 'nonesuch'") })
