@@ -13,6 +13,9 @@ import Decoding
 /// it: its first pass, every symbology. On a scene ZBar read, zxing-cpp's first pass looks only for
 /// what ZBar cannot read, and its second looks run only when no look at the scene found anything and
 /// the decode takes second looks (docs/configuration.md, "Two decoders").
+///
+/// A trigger session's first frame is the exception: it gets every library and every pass at once
+/// (the still image's look), since the user is waiting for that one read and the session is short.
 public struct LookSchedule: Sendable {
     /// The decoder's passes, one look each.
     public let passes: [DecoderPass]
@@ -23,6 +26,8 @@ public struct LookSchedule: Sendable {
     private var zbarFound = false
     /// Whether any look at the current scene found anything: zxing-cpp's second looks are then not needed.
     private var sceneFound = false
+    /// The next decoded frame starts a trigger session: every pass on it.
+    private var sessionStarts = false
 
     public init(passes: [DecoderPass]) {
         self.passes = passes.isEmpty ? [.whole] : passes
@@ -47,6 +52,11 @@ public struct LookSchedule: Sendable {
 
     /// The look of a frame the gate decoded, with or without `secondLooks`, `changed` from the last decoded frame or not.
     public mutating func look(secondLooks: Bool, changed: Bool) -> Look {
+        if sessionStarts {
+            sessionStarts = false
+            owed = 0
+            return Look(index: 0, pass: .whole)
+        }
         let index: Int
         if owed > 0 {
             owed -= 1
@@ -78,7 +88,7 @@ public struct LookSchedule: Sendable {
     /// What `look` found.
     public mutating func found(_ symbols: [Symbol], by look: Look) {
         switch look.pass {
-        case .whole: break
+        case .whole: (zbarFound, sceneFound) = (!symbols.isEmpty, !symbols.isEmpty)
         case .zbar: (zbarFound, sceneFound) = (!symbols.isEmpty, !symbols.isEmpty)
         case .zxingFirst: sceneFound = sceneFound || !symbols.isEmpty
         case .zxingSecond: break
@@ -88,5 +98,13 @@ public struct LookSchedule: Sendable {
     /// Owes nothing: the next decode is a new scene's first look (a trigger, a resume, a new camera).
     public mutating func reset() {
         owed = 0
+        sessionStarts = false
+    }
+
+    /// A trigger session starts: its first decoded frame gets every pass (when the decoder's
+    /// passes take frames in turn; one pass is every pass already).
+    public mutating func startSession() {
+        reset()
+        sessionStarts = looks > 1
     }
 }

@@ -70,7 +70,10 @@ public struct ReadPipeline {
             // trigger session reads what is in view even if the last session read it too.
             sessionEnded = false
             restart()
-            if config.sessions { tracker = Tracker(config: config.tracking) }
+            if config.sessions {
+                tracker = Tracker(config: config.tracking)
+                schedule.startSession()
+            }
         }
         let time = (frame.timestamp > 0 ? Instant(nanoseconds: frame.timestamp) : now).seconds
         guard

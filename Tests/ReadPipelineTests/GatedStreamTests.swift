@@ -23,11 +23,14 @@ import Testing
         /// Every report: its frame and text.
         var reports: [(frame: Int, text: String)] = []
 
-        init(fps: Double = 30, gating: GatingConfig = GatingConfig(), tracking: TrackingConfig = TrackingConfig()) throws {
+        init(fps: Double = 30, gating: GatingConfig = GatingConfig(), tracking: TrackingConfig = TrackingConfig(), sessions: Bool = false,
+            engine: DecoderEngine = .both
+        ) throws {
             var config = PipelineConfig()
+            config.sessions = sessions
             config.viewport = .full
-            config.decoder.engine = .both
-            config.decoder.symbologies = DecoderEngine.both.defaultSymbologies
+            config.decoder.engine = engine
+            config.decoder.symbologies = engine.defaultSymbologies
             config.gating = gating
             config.tracking = tracking
             pipeline = ReadPipeline(config: config)
@@ -35,10 +38,10 @@ import Testing
             self.fps = fps
         }
 
-        /// Takes the next frame of the camera.
-        func feed(_ image: Frame) throws {
+        /// Takes the next frame of the camera, decoded while `scanning`.
+        func feed(_ image: Frame, scanning: Bool = true) throws {
             frame += 1
-            let outcome = pipeline.process(image, at: Instant(seconds: Double(frame) / fps), scanning: true)
+            let outcome = pipeline.process(image, at: Instant(seconds: Double(frame) / fps), scanning: scanning)
             if let error = outcome.error { throw error }
             if outcome.symbols != nil { decoded.append(frame) }
             reports += outcome.reads.map { (frame, $0.shownText) }
@@ -160,5 +163,35 @@ import Testing
         for _ in 0..<5 { try stream.feed(Self.scene([(code, Self.centre(code))], layer: stream.frame)) }
         #expect(stream.reports.map(\.text) == ["ONE-LATER"])
         #expect(stream.reports.first?.frame == appears + 1, "\(stream.reports)")
+    }
+
+    /// A trigger session's first frame gets both libraries: a code only zxing-cpp reads, in view
+    /// when the trigger is pressed, is read on that frame. A new scene in presentation mode still
+    /// gives its first frame to ZBar alone.
+    @Test func aTriggerSessionsFirstFrameGetsEveryLook() throws {
+        let code = try ImageFile.read(path: Barcodes.zint(.datamatrix, "TRIGGERED", scale: 4))
+        let scene = Self.scene([(code, Self.centre(code))], layer: 0)
+        for sessions in [true, false] {
+            let stream = try Stream(sessions: sessions)
+            for _ in 0..<5 { try stream.feed(scene, scanning: false) }
+            let pressed = stream.frame + 1
+            for _ in 0..<3 { try stream.feed(scene) }
+            #expect(stream.reports.map(\.text) == ["TRIGGERED"])
+            #expect(stream.reports.first?.frame == (sessions ? pressed : pressed + 1), "sessions \(sessions): \(stream.reports)")
+        }
+    }
+
+    /// A code held still through a second of gated frames stays in view: when another code appears
+    /// beside it, only the new one is read, with one library as with two.
+    @Test(arguments: [DecoderEngine.zbar, .both])
+    func aHeldCodeIsNotReadAgainWhenAnotherAppears(engine: DecoderEngine) throws {
+        let stream = try Stream(engine: engine)
+        let held = try Self.qr("HELD-STILL", module: 3)
+        let added = try Self.qr("NEW-BESIDE", module: 3)
+        let left = Point(x: 20, y: (Self.size.height - held.height) / 2)
+        let right = Point(x: Self.size.width - added.width - 20, y: left.y)
+        for frame in 0..<40 { try stream.feed(Self.scene([(held, left)], layer: frame)) }
+        for frame in 0..<5 { try stream.feed(Self.scene([(held, left), (added, right)], layer: frame)) }
+        #expect(stream.reports.map(\.text) == ["HELD-STILL", "NEW-BESIDE"], "\(engine): \(stream.reports)")
     }
 }
