@@ -23,7 +23,8 @@ import Testing
         /// Every report: its frame and text.
         var reports: [(frame: Int, text: String)] = []
 
-        init(fps: Double = 30, gating: GatingConfig = GatingConfig(), tracking: TrackingConfig = TrackingConfig(), sessions: Bool = false,
+        init(
+            fps: Double = 30, gating: GatingConfig = GatingConfig(), tracking: TrackingConfig = TrackingConfig(), sessions: Bool = false,
             engine: DecoderEngine = .both
         ) throws {
             var config = PipelineConfig()
