@@ -1,7 +1,6 @@
 import Codes
 import Keyboard
 import Logging
-import ScannerProtocol
 import ServiceLifecycle
 
 /// The board as a USB HID Point of Sale bar code scanner (the gadget's hid-pos function): each

@@ -3,7 +3,6 @@ import FoundationEssentials
 import Glibc
 import Keyboard
 import Logging
-import ScannerProtocol
 import ServiceLifecycle
 
 /// A virtual keyboard device: where key actions become key presses. Backends: uinput (the board's

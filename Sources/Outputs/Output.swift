@@ -5,7 +5,6 @@ import Glibc
 import Keyboard
 import Logging
 import Platform
-import ScannerProtocol
 import ServiceLifecycle
 import Synchronization
 
@@ -54,6 +53,7 @@ final class OutputWorker: Sendable {
         let done: @Sendable (Bool) -> Void
     }
 
+    let name: String
     let capacity: Int
     let maxAge: Double
     private let queue = Mutex<(items: [Item], stopped: Bool)>(([], false))
@@ -64,9 +64,10 @@ final class OutputWorker: Sendable {
     let healthState: Mutex<OutputHealth>
 
     init(name: String, capacity: Int, maxAge: Double) {
+        self.name = name
         self.capacity = capacity
         self.maxAge = maxAge
-        healthState = Mutex(OutputHealth(name: name, state: "waiting", detail: "starting"))
+        healthState = Mutex(OutputHealth(state: .waiting("starting")))
     }
 
     /// Adds a read; the oldest waiting one is given up when the queue is full.
@@ -93,7 +94,7 @@ final class OutputWorker: Sendable {
     func peek(timeout: Double, format: OutputFormat, logger: Logger) -> (item: Item, bytes: [UInt8], aim: String)? {
         while let item = peek(timeout: timeout) {
             if let framed = format.framed(item.read) { return (item, framed.bytes, framed.aim) }
-            logger.info("\(healthState.withLock { $0.name }): read \(item.read.seq) sent as nothing by a formatting rule")
+            logger.info("\(name): read \(item.read.seq) sent as nothing by a formatting rule")
             handled(counting: \.filtered)
         }
         return nil
@@ -128,7 +129,7 @@ final class OutputWorker: Sendable {
         let finished = await OwnThread.run(name: thread, stop: { self.stop() }, serve)
         answering.withLock { $0 = false }
         if !finished {
-            logger.warning("\(healthState.withLock { $0.name }): its thread was still busy (in a device call) when the daemon stopped; left behind")
+            logger.warning("\(name): its thread was still busy (in a device call) when the daemon stopped; left behind")
         }
     }
 
@@ -143,12 +144,7 @@ final class OutputWorker: Sendable {
         wake.signal()
     }
 
-    func setState(_ state: String, _ detail: String? = nil) {
-        healthState.withLock {
-            $0.state = state
-            $0.detail = detail
-        }
-    }
+    func setState(_ state: OutputHealth.State) { healthState.withLock { $0.state = state } }
 
     private func oldestFresh() -> Item? {
         while true {
@@ -191,18 +187,17 @@ final class OutputWorker: Sendable {
         device: some OutputDevice, format: OutputFormat, logger: Logger, ready: String, idle: () -> Void = {},
         send: (Item, [UInt8], String) throws(DeviceError) -> Void
     ) {
-        let name = healthState.withLock { $0.name }
         var open = false
         // Logged when it changes; the first state is always logged.
         var lastProblem: String? = "starting"
-        func report(_ problem: String?, state: String = "waiting") {
+        func report(_ problem: String?, failing: Bool = false) {
             guard problem != lastProblem else { return }
             if let problem {
                 logger.warning("\(name): \(problem)")
-                setState(state, problem)
+                setState(failing ? .error(problem) : .waiting(problem))
             } else {
                 logger.info("\(name): \(ready)")
-                setState("ok")
+                setState(.ok)
             }
             lastProblem = problem
         }
@@ -229,10 +224,10 @@ final class OutputWorker: Sendable {
                 switch error.kind {
                 case .stalled:
                     // Nothing was sent: the read waits (bounded by the queue) for the host to poll again.
-                    report(error.description, state: "error")
+                    report(error.description, failing: true)
                     usleep(250_000)
                 case .stalledMidRead:
-                    report(error.description, state: "error")
+                    report(error.description, failing: true)
                     giveUp(reason: "stalled-mid-read")
                 case .unavailable:
                     device.close()

@@ -2,7 +2,6 @@ import Codes
 import FoundationEssentials
 import Glibc
 import Logging
-import ScannerProtocol
 import ServiceLifecycle
 import SystemPackage
 
@@ -38,12 +37,12 @@ public final class SerialOutput: Output {
             guard problem != lastProblem else { return }
             if let problem {
                 logger.warning("\(name): \(problem); holding reads until it is back")
-                worker.setState("waiting", problem)
+                worker.setState(.waiting(problem))
             } else {
                 logger.info(
                     "\(name): open (\(config.baud) \(config.dataBits)\(config.parity.rawValue.prefix(1).uppercased())\(config.stopBits), flow \(config.flow.rawValue))"
                 )
-                worker.setState("ok")
+                worker.setState(.ok)
             }
             lastProblem = problem
         }
@@ -71,7 +70,7 @@ public final class SerialOutput: Output {
                 report(problem)
             case .stalled:
                 // Flow control held us off: keep the read and retry (it expires by age if it never goes).
-                worker.setState("waiting", "flow control: the other side is not taking data")
+                worker.setState(.waiting("flow control: the other side is not taking data"))
             }
         }
         try? port?.close()

@@ -133,13 +133,13 @@ public struct StatusReply: Codable, Sendable {
     public let decodeMsP50: Double?
     public let decodeMsP99: Double?
     /// Outputs besides the socket.
-    public let outputs: [OutputHealth]
+    public let outputs: [OutputStatus]
     /// Made anew at each daemon start: with a read's `seq` (which starts again at 1), it names one
     /// read for good, so that a consumer can drop a duplicate (the MQTT bridge sends both).
     public let bootID: String?
 
     public init(
-        state: StateEvent, counters: CounterSnapshot, clients: Int, held: Int, awaiting: Int = 0, outputs: [OutputHealth], bootID: String? = nil
+        state: StateEvent, counters: CounterSnapshot, clients: Int, held: Int, awaiting: Int = 0, outputs: [OutputStatus], bootID: String? = nil
     ) {
         self.bootID = bootID
         self.awaiting = awaiting
