@@ -23,6 +23,24 @@ public protocol Output: Service {
     var health: OutputHealth { get }
 }
 
+/// An output whose reads wait in an `OutputWorker`: its name, queue, health and service are the
+/// worker's, and it brings what runs on the worker's thread.
+protocol WorkerOutput: Output {
+    var worker: OutputWorker { get }
+    /// The name of the output's thread.
+    static var thread: String { get }
+    /// The output's thread: opens its device, sends each read, closes the device once stopped. The
+    /// device is this thread's alone.
+    func serve()
+}
+
+extension WorkerOutput {
+    public var name: String { worker.name }
+    public func send(_ read: Read, done: @escaping @Sendable (Bool) -> Void) { worker.enqueue(read, done: done) }
+    public var health: OutputHealth { worker.healthState.withLock { $0 } }
+    public func run() async throws { await worker.run(thread: Self.thread) { [self] in serve() } }
+}
+
 /// Why an output's device (a virtual keyboard, a HID gadget function) could not take a read.
 struct DeviceError: Error, CustomStringConvertible {
     enum Kind {
@@ -45,7 +63,7 @@ protocol OutputDevice: AnyObject {
 }
 
 /// The queue and thread behind an output: reads in order, at most `capacity` waiting, each for at
-/// most `maxAge` seconds.
+/// most `maxAge` seconds, turned into bytes by the output's `format`.
 final class OutputWorker: Sendable {
     struct Item {
         let read: Read
@@ -54,6 +72,8 @@ final class OutputWorker: Sendable {
     }
 
     let name: String
+    let format: OutputFormat
+    let logger: Logger
     let capacity: Int
     let maxAge: Double
     private let queue = Mutex<(items: [Item], stopped: Bool)>(([], false))
@@ -63,10 +83,12 @@ final class OutputWorker: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     let healthState: Mutex<OutputHealth>
 
-    init(name: String, capacity: Int, maxAge: Double) {
-        self.name = name
-        self.capacity = capacity
-        self.maxAge = maxAge
+    init(_ output: OutputConfig, logger: Logger) {
+        name = output.name
+        format = output.format
+        self.logger = logger
+        capacity = output.holdCount
+        maxAge = output.holdSeconds
         healthState = Mutex(OutputHealth(state: .waiting("starting")))
     }
 
@@ -91,7 +113,7 @@ final class OutputWorker: Sendable {
 
     /// The oldest read and the bytes `format` makes of it, waiting up to `timeout` seconds. Reads
     /// a formatting rule sends as nothing are taken off on the way, as handled (counted, logged).
-    func peek(timeout: Double, format: OutputFormat, logger: Logger) -> (item: Item, bytes: [UInt8], aim: String)? {
+    func peekFormatted(timeout: Double) -> (item: Item, bytes: [UInt8], aim: String)? {
         while let item = peek(timeout: timeout) {
             if let framed = format.framed(item.read) { return (item, framed.bytes, framed.aim) }
             logger.info("\(name): read \(item.read.seq) sent as nothing by a formatting rule")
@@ -125,7 +147,7 @@ final class OutputWorker: Sendable {
     /// device closed. Cancellation (the daemon's shutdown deadline passed) stops it the same way
     /// but returns at once: a thread hung in a device call is left behind, logged, and the process
     /// exits without it. No `done` is called after this returns.
-    func run(thread: String, logger: Logger, _ serve: @escaping @Sendable () -> Void) async {
+    func run(thread: String, _ serve: @escaping @Sendable () -> Void) async {
         let finished = await OwnThread.run(name: thread, stop: { self.stop() }, serve)
         answering.withLock { $0 = false }
         if !finished {
@@ -184,8 +206,7 @@ final class OutputWorker: Sendable {
     /// up; the device gone, it is closed and reopened. `idle` runs at least four times a second.
     /// Returns once stopped, the device closed.
     func serve(
-        device: some OutputDevice, format: OutputFormat, logger: Logger, ready: String, idle: () -> Void = {},
-        send: (Item, [UInt8], String) throws(DeviceError) -> Void
+        device: some OutputDevice, ready: String, idle: () -> Void = {}, send: (Item, [UInt8], String) throws(DeviceError) -> Void
     ) {
         var open = false
         // Logged when it changes; the first state is always logged.
@@ -215,7 +236,7 @@ final class OutputWorker: Sendable {
                 }
             }
             idle()
-            guard let (item, bytes, aim) = peek(timeout: 0.25, format: format, logger: logger) else { continue }
+            guard let (item, bytes, aim) = peekFormatted(timeout: 0.25) else { continue }
             do {
                 try send(item, bytes, aim)
                 self.sent()
