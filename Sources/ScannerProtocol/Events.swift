@@ -160,7 +160,8 @@ public struct StatusReply: Codable, Sendable {
     }
 }
 
-/// `{"type":"reply", ...}`: the one answer to each command line.
+/// `{"type":"reply", ...}`: the one answer to each command line. Clients decode it; only
+/// `Event.reply` makes one.
 public struct Reply: Codable, Sendable {
     public var type = "reply"
     public let command: String?
@@ -169,15 +170,6 @@ public struct Reply: Codable, Sendable {
     public let status: StatusReply?
     public let metrics: String?
     public let frame: FrameEvent?
-
-    public init(command: String?, ok: Bool, error: String?, status: StatusReply?, metrics: String?, frame: FrameEvent?) {
-        self.command = command
-        self.ok = ok
-        self.error = error
-        self.status = status
-        self.metrics = metrics
-        self.frame = frame
-    }
 }
 
 /// A frame as `snapshot` and `record` send it: the luma plane in base64, `width` bytes per row.
