@@ -18,18 +18,13 @@ extension ConfigFile {
     }
 
     static func readFeedback(_ section: inout Section, into gpio: inout GPIOConfig, acknowledge: SocketConfig.Acknowledge) throws(ConfigError) {
-        var goodRead = try section.section("good_read")
-        gpio.goodRead = try pattern(&goodRead, default: gpio.goodRead)
-        var error = try section.section("error")
-        gpio.error = try pattern(&error, default: gpio.error)
-        var held = try section.section("held")
-        gpio.held = try pattern(&held, default: gpio.held)
-        var dropped = try section.section("dropped")
-        gpio.dropped = try pattern(&dropped, default: gpio.dropped)
-        var startup = try section.section("startup")
-        gpio.startup = try pattern(&startup, default: gpio.startup)
-        var beep = try section.section("beep")
-        gpio.beep = try pattern(&beep, default: gpio.beep)
+        let patterns: [(key: String, field: WritableKeyPath<GPIOConfig, FeedbackPattern>)] = [
+            ("good_read", \.goodRead), ("error", \.error), ("held", \.held), ("dropped", \.dropped), ("startup", \.startup), ("beep", \.beep),
+        ]
+        for (key, field) in patterns {
+            var patternSection = try section.section(key)
+            gpio[keyPath: field] = try pattern(&patternSection, default: gpio[keyPath: field])
+        }
         // Read after `error`: left out, a nak plays the error pattern as configured.
         var rejected = try section.section("rejected")
         if !rejected.isEmpty { gpio.rejected = try pattern(&rejected, default: gpio.rejected) }

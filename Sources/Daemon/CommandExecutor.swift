@@ -20,7 +20,7 @@ final class CommandExecutor: CommandTarget {
     }
 
     var snapshot: ScannerSnapshot { state.snapshot }
-    var outputHealth: [OutputHealth] { outputs.map(\.health) }
+    var outputHealth: [OutputStatus] { outputs.map(OutputStatus.init) }
 
     func execute(_ command: Command) -> Result<Void, CommandError> {
         switch command {
@@ -42,5 +42,21 @@ final class CommandExecutor: CommandTarget {
             feedback.beep()
         }
         return .success(())
+    }
+}
+
+extension OutputStatus {
+    /// `output`'s health as `status` and the metrics show it.
+    init(_ output: any Output) {
+        let health = output.health
+        switch health.state {
+        case .ok: self.init(name: output.name, state: "ok")
+        case .waiting(let detail): self.init(name: output.name, state: "waiting", detail: detail)
+        case .error(let detail): self.init(name: output.name, state: "error", detail: detail)
+        }
+        sent = health.sent
+        failed = health.failed
+        filtered = health.filtered
+        queued = health.queued
     }
 }

@@ -2,7 +2,7 @@ import ScannerProtocol
 
 /// The counters in the Prometheus text exposition format, for the `metrics` command.
 enum Metrics {
-    static func prometheus(_ counters: Counters.Snapshot, _ state: ScannerSnapshot, outputs: [OutputHealth]) -> String {
+    static func prometheus(_ counters: Counters.Snapshot, _ state: ScannerSnapshot, outputs: [OutputStatus]) -> String {
         var text = ""
         func metric(_ name: String, _ type: String, _ help: String, _ samples: [(labels: String, value: String)]) {
             text += "# HELP kiosk_scanner_\(name) \(help)\n# TYPE kiosk_scanner_\(name) \(type)\n"

@@ -13,8 +13,8 @@ public protocol CommandTarget: Sendable {
     func execute(_ command: Command) -> Result<Void, CommandError>
     /// The state `status` reports.
     var snapshot: ScannerSnapshot { get }
-    /// How each output besides the socket is doing.
-    var outputHealth: [OutputHealth] { get }
+    /// How each output besides the socket is doing, as `status` and the metrics show it.
+    var outputHealth: [OutputStatus] { get }
 }
 
 /// The UNIX socket a POS application connects to: it binds (or takes systemd's socket), accepts

@@ -1,46 +1,34 @@
 import Codes
 import Keyboard
 import Logging
-import ScannerProtocol
 import ServiceLifecycle
 
 /// The board as a USB HID Point of Sale bar code scanner (the gadget's hid-pos function): each
 /// read is sent as Scanned Data Reports with its AIM identifier (`HIDPOS`), so that the host gets
 /// it whole whatever its keyboard layout or focused window. The host's Trigger Report pauses and
 /// resumes scanning, through `onRequest`.
-public final class HIDPOSOutput: Output {
-    public let name: String
+public final class HIDPOSOutput: WorkerOutput {
+    static let thread = "hid-pos"
+    let worker: OutputWorker
     private let config: HIDPOSConfig
-    private let format: OutputFormat
-    private let worker: OutputWorker
     private let onRequest: @Sendable (HIDPOS.HostRequest) -> Void
-    private let logger: Logger
 
     public init(_ output: OutputConfig, pos: HIDPOSConfig, logger: Logger, onRequest: @escaping @Sendable (HIDPOS.HostRequest) -> Void) {
-        name = output.name
+        worker = OutputWorker(output, logger: logger)
         config = pos
-        format = output.format
-        worker = OutputWorker(name: output.name, capacity: output.holdCount, maxAge: output.holdSeconds)
         self.onRequest = onRequest
-        self.logger = logger
     }
 
-    public func send(_ read: Read, done: @escaping @Sendable (Bool) -> Void) { worker.enqueue(read, done: done) }
-    public var health: OutputHealth { worker.healthState.withLock { $0 } }
-
-    public func run() async throws { await worker.run(thread: "hid-pos", logger: logger) { [self] in serve() } }
-
-    /// The output's thread: makes and opens its gadget function, sends each read, closes it once
-    /// stopped. The function is this thread's alone.
-    private func serve() {
+    func serve() {
         let function = HIDGadgetFunction(path: config.device, role: "HID POS scanner")
         let idle = { [self] in takeHostReports(from: function) }
-        worker.serve(device: function, format: format, logger: logger, ready: "ready", idle: idle) { _, bytes, aim throws(DeviceError) in
+        worker.serve(device: function, ready: "ready", idle: idle) { _, bytes, aim throws(DeviceError) in
             try function.write(HIDPOS.reports(data: bytes, aim: aim), partOfReadSent: false)
         }
     }
 
     private func takeHostReports(from function: HIDGadgetFunction) {
+        let logger = worker.logger
         for report in function.hostReports() {
             let requests = HIDPOS.requests(in: report)
             guard !requests.isEmpty else {

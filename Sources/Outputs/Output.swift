@@ -5,7 +5,6 @@ import Glibc
 import Keyboard
 import Logging
 import Platform
-import ScannerProtocol
 import ServiceLifecycle
 import Synchronization
 
@@ -22,6 +21,24 @@ public protocol Output: Service {
     func send(_ read: Read, done: @escaping @Sendable (Bool) -> Void)
     /// How the output is doing.
     var health: OutputHealth { get }
+}
+
+/// An output whose reads wait in an `OutputWorker`: its name, queue, health and service are the
+/// worker's, and it brings what runs on the worker's thread.
+protocol WorkerOutput: Output {
+    var worker: OutputWorker { get }
+    /// The name of the output's thread.
+    static var thread: String { get }
+    /// The output's thread: opens its device, sends each read, closes the device once stopped. The
+    /// device is this thread's alone.
+    func serve()
+}
+
+extension WorkerOutput {
+    public var name: String { worker.name }
+    public func send(_ read: Read, done: @escaping @Sendable (Bool) -> Void) { worker.enqueue(read, done: done) }
+    public var health: OutputHealth { worker.healthState.withLock { $0 } }
+    public func run() async throws { await worker.run(thread: Self.thread) { [self] in serve() } }
 }
 
 /// Why an output's device (a virtual keyboard, a HID gadget function) could not take a read.
@@ -46,7 +63,7 @@ protocol OutputDevice: AnyObject {
 }
 
 /// The queue and thread behind an output: reads in order, at most `capacity` waiting, each for at
-/// most `maxAge` seconds.
+/// most `maxAge` seconds, turned into bytes by the output's `format`.
 final class OutputWorker: Sendable {
     struct Item {
         let read: Read
@@ -54,6 +71,9 @@ final class OutputWorker: Sendable {
         let done: @Sendable (Bool) -> Void
     }
 
+    let name: String
+    let format: OutputFormat
+    let logger: Logger
     let capacity: Int
     let maxAge: Double
     private let queue = Mutex<(items: [Item], stopped: Bool)>(([], false))
@@ -63,10 +83,13 @@ final class OutputWorker: Sendable {
     private let wake = DispatchSemaphore(value: 0)
     let healthState: Mutex<OutputHealth>
 
-    init(name: String, capacity: Int, maxAge: Double) {
-        self.capacity = capacity
-        self.maxAge = maxAge
-        healthState = Mutex(OutputHealth(name: name, state: "waiting", detail: "starting"))
+    init(_ output: OutputConfig, logger: Logger) {
+        name = output.name
+        format = output.format
+        self.logger = logger
+        capacity = output.holdCount
+        maxAge = output.holdSeconds
+        healthState = Mutex(OutputHealth(state: .waiting("starting")))
     }
 
     /// Adds a read; the oldest waiting one is given up when the queue is full.
@@ -90,10 +113,10 @@ final class OutputWorker: Sendable {
 
     /// The oldest read and the bytes `format` makes of it, waiting up to `timeout` seconds. Reads
     /// a formatting rule sends as nothing are taken off on the way, as handled (counted, logged).
-    func peek(timeout: Double, format: OutputFormat, logger: Logger) -> (item: Item, bytes: [UInt8], aim: String)? {
+    func peekFormatted(timeout: Double) -> (item: Item, bytes: [UInt8], aim: String)? {
         while let item = peek(timeout: timeout) {
             if let framed = format.framed(item.read) { return (item, framed.bytes, framed.aim) }
-            logger.info("\(healthState.withLock { $0.name }): read \(item.read.seq) sent as nothing by a formatting rule")
+            logger.info("\(name): read \(item.read.seq) sent as nothing by a formatting rule")
             handled(counting: \.filtered)
         }
         return nil
@@ -124,11 +147,11 @@ final class OutputWorker: Sendable {
     /// device closed. Cancellation (the daemon's shutdown deadline passed) stops it the same way
     /// but returns at once: a thread hung in a device call is left behind, logged, and the process
     /// exits without it. No `done` is called after this returns.
-    func run(thread: String, logger: Logger, _ serve: @escaping @Sendable () -> Void) async {
+    func run(thread: String, _ serve: @escaping @Sendable () -> Void) async {
         let finished = await OwnThread.run(name: thread, stop: { self.stop() }, serve)
         answering.withLock { $0 = false }
         if !finished {
-            logger.warning("\(healthState.withLock { $0.name }): its thread was still busy (in a device call) when the daemon stopped; left behind")
+            logger.warning("\(name): its thread was still busy (in a device call) when the daemon stopped; left behind")
         }
     }
 
@@ -143,12 +166,7 @@ final class OutputWorker: Sendable {
         wake.signal()
     }
 
-    func setState(_ state: String, _ detail: String? = nil) {
-        healthState.withLock {
-            $0.state = state
-            $0.detail = detail
-        }
-    }
+    func setState(_ state: OutputHealth.State) { healthState.withLock { $0.state = state } }
 
     private func oldestFresh() -> Item? {
         while true {
@@ -188,21 +206,19 @@ final class OutputWorker: Sendable {
     /// up; the device gone, it is closed and reopened. `idle` runs at least four times a second.
     /// Returns once stopped, the device closed.
     func serve(
-        device: some OutputDevice, format: OutputFormat, logger: Logger, ready: String, idle: () -> Void = {},
-        send: (Item, [UInt8], String) throws(DeviceError) -> Void
+        device: some OutputDevice, ready: String, idle: () -> Void = {}, send: (Item, [UInt8], String) throws(DeviceError) -> Void
     ) {
-        let name = healthState.withLock { $0.name }
         var open = false
         // Logged when it changes; the first state is always logged.
         var lastProblem: String? = "starting"
-        func report(_ problem: String?, state: String = "waiting") {
+        func report(_ problem: String?, failing: Bool = false) {
             guard problem != lastProblem else { return }
             if let problem {
                 logger.warning("\(name): \(problem)")
-                setState(state, problem)
+                setState(failing ? .error(problem) : .waiting(problem))
             } else {
                 logger.info("\(name): \(ready)")
-                setState("ok")
+                setState(.ok)
             }
             lastProblem = problem
         }
@@ -220,7 +236,7 @@ final class OutputWorker: Sendable {
                 }
             }
             idle()
-            guard let (item, bytes, aim) = peek(timeout: 0.25, format: format, logger: logger) else { continue }
+            guard let (item, bytes, aim) = peekFormatted(timeout: 0.25) else { continue }
             do {
                 try send(item, bytes, aim)
                 self.sent()
@@ -229,10 +245,10 @@ final class OutputWorker: Sendable {
                 switch error.kind {
                 case .stalled:
                     // Nothing was sent: the read waits (bounded by the queue) for the host to poll again.
-                    report(error.description, state: "error")
+                    report(error.description, failing: true)
                     usleep(250_000)
                 case .stalledMidRead:
-                    report(error.description, state: "error")
+                    report(error.description, failing: true)
                     giveUp(reason: "stalled-mid-read")
                 case .unavailable:
                     device.close()

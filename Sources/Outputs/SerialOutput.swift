@@ -2,35 +2,24 @@ import Codes
 import FoundationEssentials
 import Glibc
 import Logging
-import ScannerProtocol
 import ServiceLifecycle
 import SystemPackage
 
 /// Reads written to a serial port (a USB-serial adapter, or the board's USB CDC-ACM gadget
 /// `/dev/ttyGS0`). The port is opened raw with the configured line settings; when it vanishes
 /// the output reopens it, holding reads (within bounds) and then sending them in order.
-public final class SerialOutput: Output {
-    public let name: String
+public final class SerialOutput: WorkerOutput {
+    static let thread = "serial"
+    let worker: OutputWorker
     private let config: SerialConfig
-    private let format: OutputFormat
-    private let worker: OutputWorker
-    private let logger: Logger
 
     public init(_ output: OutputConfig, serial: SerialConfig, logger: Logger) {
-        name = output.name
+        worker = OutputWorker(output, logger: logger)
         config = serial
-        format = output.format
-        worker = OutputWorker(name: output.name, capacity: output.holdCount, maxAge: output.holdSeconds)
-        self.logger = logger
     }
 
-    public func send(_ read: Read, done: @escaping @Sendable (Bool) -> Void) { worker.enqueue(read, done: done) }
-    public var health: OutputHealth { worker.healthState.withLock { $0 } }
-
-    public func run() async throws { await worker.run(thread: "serial", logger: logger) { [self] in serve() } }
-
-    /// The output's thread: opens the port, sends each read, closes the port once stopped.
-    private func serve() {
+    func serve() {
+        let logger = worker.logger
         var port: FileDescriptor?
         // Logged when it changes; the first state is always logged.
         var lastProblem: String? = "starting"
@@ -38,12 +27,12 @@ public final class SerialOutput: Output {
             guard problem != lastProblem else { return }
             if let problem {
                 logger.warning("\(name): \(problem); holding reads until it is back")
-                worker.setState("waiting", problem)
+                worker.setState(.waiting(problem))
             } else {
                 logger.info(
                     "\(name): open (\(config.baud) \(config.dataBits)\(config.parity.rawValue.prefix(1).uppercased())\(config.stopBits), flow \(config.flow.rawValue))"
                 )
-                worker.setState("ok")
+                worker.setState(.ok)
             }
             lastProblem = problem
         }
@@ -61,7 +50,7 @@ public final class SerialOutput: Output {
                 }
                 continue
             }
-            guard let (_, bytes, _) = worker.peek(timeout: 0.25, format: format, logger: logger) else { continue }
+            guard let (_, bytes, _) = worker.peekFormatted(timeout: 0.25) else { continue }
             switch write(bytes, to: open) {
             case .sent:
                 worker.sent()
@@ -71,7 +60,7 @@ public final class SerialOutput: Output {
                 report(problem)
             case .stalled:
                 // Flow control held us off: keep the read and retry (it expires by age if it never goes).
-                worker.setState("waiting", "flow control: the other side is not taking data")
+                worker.setState(.waiting("flow control: the other side is not taking data"))
             }
         }
         try? port?.close()

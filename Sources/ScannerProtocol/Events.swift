@@ -133,13 +133,13 @@ public struct StatusReply: Codable, Sendable {
     public let decodeMsP50: Double?
     public let decodeMsP99: Double?
     /// Outputs besides the socket.
-    public let outputs: [OutputHealth]
+    public let outputs: [OutputStatus]
     /// Made anew at each daemon start: with a read's `seq` (which starts again at 1), it names one
     /// read for good, so that a consumer can drop a duplicate (the MQTT bridge sends both).
     public let bootID: String?
 
     public init(
-        state: StateEvent, counters: CounterSnapshot, clients: Int, held: Int, awaiting: Int = 0, outputs: [OutputHealth], bootID: String? = nil
+        state: StateEvent, counters: CounterSnapshot, clients: Int, held: Int, awaiting: Int = 0, outputs: [OutputStatus], bootID: String? = nil
     ) {
         self.bootID = bootID
         self.awaiting = awaiting
@@ -160,7 +160,8 @@ public struct StatusReply: Codable, Sendable {
     }
 }
 
-/// `{"type":"reply", ...}`: the one answer to each command line.
+/// `{"type":"reply", ...}`: the one answer to each command line. Clients decode it; only
+/// `Event.reply` makes one.
 public struct Reply: Codable, Sendable {
     public var type = "reply"
     public let command: String?
@@ -169,15 +170,6 @@ public struct Reply: Codable, Sendable {
     public let status: StatusReply?
     public let metrics: String?
     public let frame: FrameEvent?
-
-    public init(command: String?, ok: Bool, error: String?, status: StatusReply?, metrics: String?, frame: FrameEvent?) {
-        self.command = command
-        self.ok = ok
-        self.error = error
-        self.status = status
-        self.metrics = metrics
-        self.frame = frame
-    }
 }
 
 /// A frame as `snapshot` and `record` send it: the luma plane in base64, `width` bytes per row.

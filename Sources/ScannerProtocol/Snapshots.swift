@@ -63,8 +63,9 @@ public struct CounterSnapshot: Sendable, Codable, Equatable {
     }
 }
 
-/// An output's state and counts, for `status` and metrics.
-public struct OutputHealth: Sendable, Codable, Equatable {
+/// An output's state and counts as `status` sends them (the daemon fills it in from the output's
+/// own health).
+public struct OutputStatus: Sendable, Codable, Equatable {
     public var name: String
     /// `ok`, `waiting` (device missing, reads held) or `error`.
     public var state: String

@@ -140,7 +140,7 @@ struct StillTarget: CommandTarget {
             camera: CameraStatus(state: .streaming, device: "test"), torch: false, torchMode: .off, mode: .presentation, paused: false,
             triggered: false)
     }
-    var outputHealth: [OutputHealth] { [] }
+    var outputHealth: [OutputStatus] { [] }
 }
 
 /// An output that takes (or gives up) every read at once.
@@ -156,6 +156,6 @@ final class AnsweringOutput: Output {
         sent.withLock { $0.append(read.seq) }
         done(accepts)
     }
-    var health: OutputHealth { OutputHealth(name: name, state: "ok", detail: nil) }
+    var health: OutputHealth { OutputHealth(state: .ok) }
     func run() async throws {}
 }

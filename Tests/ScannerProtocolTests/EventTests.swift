@@ -48,7 +48,7 @@ import Testing
         counters.readsBySymbology = ["QR-Code": 3]
         counters.dropped = ["no-client": 1]
         counters.decodeHistogram[2] = 5
-        var serial = OutputHealth(name: "serial /dev/ttyGS0", state: "waiting", detail: "no such device")
+        var serial = OutputStatus(name: "serial /dev/ttyGS0", state: "waiting", detail: "no such device")
         serial.failed = ["expired": 2]
         let state = StateEvent(
             camera: "streaming", device: "/dev/video0", detail: nil, format: "GREY 640x480", torch: true,
