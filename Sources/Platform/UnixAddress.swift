@@ -1,6 +1,5 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
+import Glibc
+import SystemPackage
 
 /// A UNIX socket address, built once for the socket probe, the notify datagrams and `listen`.
 public enum UnixAddress {
@@ -34,5 +33,22 @@ public enum UnixAddress {
             return -1
         }
         return fd
+    }
+
+    /// Sends `message` as one datagram to the socket at `path`, from a socket of its own that is
+    /// closed again (sd_notify's way). A peer gone away is an error, never SIGPIPE.
+    public static func send(datagram message: String, to path: String) throws(Errno) {
+        let fd = FileDescriptor(rawValue: try Errno.checking { system_socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0) })
+        defer { try? fd.close() }
+        let bytes = Array(message.utf8)
+        let sent =
+            with(path) { address, length in
+                bytes.withUnsafeBytes { raw in
+                    Result { () throws(Errno) in
+                        try Errno.checking { system_sendto(fd.rawValue, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL), address, length) }
+                    }
+                }
+            } ?? .failure(.fileNameTooLong)
+        _ = try sent.get()
     }
 }
