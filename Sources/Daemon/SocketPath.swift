@@ -61,8 +61,8 @@ enum SocketPath {
     }
 
     private static func isServed(_ path: String) -> Bool {
-        let fd = UnixAddress.connect(path)
-        if fd >= 0 { close(fd) }
-        return fd >= 0
+        guard let fd = try? UnixAddress.connect(path) else { return false }
+        try? fd.close()
+        return true
     }
 }

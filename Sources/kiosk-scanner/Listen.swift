@@ -30,8 +30,11 @@ struct Listen: ParsableCommand {
         var reads = 0
         var announced = false
         while true {
-            guard let connection = SocketLines(path: socket) else {
-                if !announced { Scan.fail("waiting for \(socket): \(Errno(rawValue: errno).description)") }
+            let connection: SocketLines
+            do {
+                connection = try SocketLines(path: socket)
+            } catch {
+                if !announced { Scan.fail("waiting for \(socket): \(error.description)") }
                 announced = true
                 usleep(300_000)
                 continue

@@ -22,8 +22,11 @@ struct Snapshot: ParsableCommand {
     var socket = SocketConfig().path
 
     func run() throws {
-        guard let connection = SocketLines(path: socket) else {
-            Scan.fail("cannot connect to \(socket): \(Errno(rawValue: errno).description); is the daemon running?")
+        let connection: SocketLines
+        do {
+            connection = try SocketLines(path: socket)
+        } catch {
+            Scan.fail("cannot connect to \(socket): \(error.description); is the daemon running?")
             throw ExitCode(2)
         }
         connection.declareTool()

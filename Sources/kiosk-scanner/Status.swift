@@ -24,8 +24,11 @@ struct Status: ParsableCommand {
     var timeout = 5.0
 
     func run() throws {
-        guard let connection = SocketLines(path: socket, timeout: timeout) else {
-            Scan.fail("cannot connect to \(socket): \(Errno(rawValue: errno).description); is the daemon running?")
+        let connection: SocketLines
+        do {
+            connection = try SocketLines(path: socket, timeout: timeout)
+        } catch {
+            Scan.fail("cannot connect to \(socket): \(error.description); is the daemon running?")
             throw ExitCode(2)
         }
         connection.declareTool()

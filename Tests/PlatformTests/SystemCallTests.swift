@@ -34,6 +34,11 @@ import Testing
         #expect(throws: Errno.noSuchFileOrDirectory) { try FileSystem.availableBytes(at: "\(made)/b") }
     }
 
+    @Test func aConnectionThatCannotBeMadeSaysWhy() {
+        #expect(throws: Errno.noSuchFileOrDirectory) { try UnixAddress.connect("\(directory)/nobody.sock") }
+        #expect(throws: Errno.fileNameTooLong) { try UnixAddress.connect("/" + String(repeating: "x", count: 200)) }
+    }
+
     /// A connected pair: the peer is this process, and the unread count follows what was read.
     @Test func aSocketsPeerAndItsUnreadBytes() throws {
         var pair: [Int32] = [0, 0]
