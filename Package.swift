@@ -116,7 +116,6 @@ let package = Package(
             name: "Daemon",
             dependencies: [
                 "Codes", "Imaging", "Platform", "ReadPipeline", "ScannerProtocol", "Capture", "Decoding", "ConfigFile", "Feedback", "Outputs",
-                "CMalloc", "CSocketQueue",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -84,7 +84,7 @@ struct HIDPOSListen: ParsableCommand {
                 guard let code = assembler.add(report) else { continue }
                 // The AIM bytes and the data are the scanner's to choose: on a terminal, escaped as
                 // `listen` escapes reads.
-                writeLine(Scan.forTerminal("\(code.aim) \(shown(code.data))", json: false), to: STDOUT_FILENO)
+                writeLine(Scan.forTerminal("\(code.aim) \(shown(code.data))", json: false), to: .standardOutput)
                 codes += 1
                 if count > 0 && codes >= count { return }
             }

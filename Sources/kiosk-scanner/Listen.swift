@@ -101,6 +101,6 @@ struct Listen: ParsableCommand {
 
     /// Writes a line at once, so pipes and terminals see reads as they come.
     private func output(_ line: String) {
-        writeLine(Scan.forTerminal(line, json: json), to: STDOUT_FILENO)
+        writeLine(Scan.forTerminal(line, json: json), to: .standardOutput)
     }
 }

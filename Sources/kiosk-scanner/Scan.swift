@@ -144,7 +144,7 @@ struct Scan: ParsableCommand {
     }
 
     static func fail(_ message: String) {
-        writeLine("kiosk-scanner: \(message)", to: STDERR_FILENO)
+        writeLine("kiosk-scanner: \(message)", to: .standardError)
     }
 }
 
