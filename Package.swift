@@ -53,7 +53,7 @@ let package = Package(
 
         // The OS boundary the other modules share: one clock and time type, a thread of its own,
         // checked system calls (files, sockets, signals, the process, malloc) beside swift-system's,
-        // UNIX socket addresses and an atomic file writer.
+        // UNIX socket addresses and an atomic file writer. Only it and the C-facing modules import Glibc.
         .target(name: "Platform", dependencies: ["CMalloc", "CSocketQueue", .product(name: "SystemPackage", package: "swift-system")]),
         // Frames, pixel geometry, the viewport and the camera's state (pure Swift).
         .target(name: "Imaging"),
@@ -134,7 +134,11 @@ let package = Package(
             ]
         ),
         .executableTarget(
-            name: "kiosk-scanner-mqtt", dependencies: ["Bridge", "ConfigFile", "Platform", .product(name: "Logging", package: "swift-log")]),
+            name: "kiosk-scanner-mqtt",
+            dependencies: [
+                "Bridge", "ConfigFile", "Platform", .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]),
 
         .executableTarget(
             name: "kiosk-scanner",

@@ -2,7 +2,6 @@ import ArgumentParser
 import ConfigFile
 import Feedback
 import FoundationEssentials
-import Glibc
 
 /// `kiosk-scanner gpio-test`: lists the GPIO chips and drives each configured line, for checking the wiring.
 struct GPIOTest: ParsableCommand {

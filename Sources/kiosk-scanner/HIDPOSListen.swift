@@ -5,10 +5,6 @@ import FoundationEssentials
 import Keyboard
 import SystemPackage
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `kiosk-scanner hidpos-listen [/dev/hidrawN]`: the POS computer's side of the hid-pos output.
 /// Prints each code a USB HID POS bar code scanner sends, as `listen` prints reads.
 struct HIDPOSListen: ParsableCommand {

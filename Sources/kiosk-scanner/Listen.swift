@@ -1,12 +1,8 @@
 import ArgumentParser
 import Daemon
 import FoundationEssentials
+import Platform
 import ScannerProtocol
-import SystemPackage
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// `kiosk-scanner listen`: prints reads from the socket as they arrive, reconnecting by itself.
 struct Listen: ParsableCommand {
@@ -36,7 +32,7 @@ struct Listen: ParsableCommand {
             } catch {
                 if !announced { Scan.fail("waiting for \(socket): \(error.description)") }
                 announced = true
-                usleep(300_000)
+                CurrentProcess.sleep(nanoseconds: 300_000_000)
                 continue
             }
             announced = false

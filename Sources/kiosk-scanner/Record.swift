@@ -6,10 +6,6 @@ import Platform
 import ScannerProtocol
 import SystemPackage
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `kiosk-scanner record DIR --seconds N`: the daemon's frames as PGM files plus an index of times
 /// and reads, which `camera.device: replay:DIR` plays back at a desk.
 struct Record: ParsableCommand {
@@ -57,12 +53,14 @@ struct Record: ParsableCommand {
             throw ExitCode(2)
         }
         connection.declareTool()
-        let folder = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard folder >= 0 else {
-            Scan.fail("record: cannot open \(directory): \(Errno(rawValue: errno).description)")
+        let folder: FileDescriptor
+        do {
+            folder = try FileDescriptor.open(directory, .readOnly, options: [.directory, .closeOnExec])
+        } catch {
+            Scan.fail("record: cannot open \(directory): \(error)")
             throw ExitCode(2)
         }
-        defer { close(folder) }
+        defer { try? folder.close() }
         connection.send("record \(seconds)")
         var index = RecordingIndex()
         var budgetLeft = budget
@@ -90,7 +88,7 @@ struct Record: ParsableCommand {
                     break
                 }
                 do throws(Errno) {
-                    try AtomicFile.write(data, named: name, in: folder, permissions: [.ownerReadWrite, .groupRead, .otherRead], durable: false)
+                    try AtomicFile.write(data, named: name, in: folder.rawValue, permissions: [.ownerReadWrite, .groupRead, .otherRead], durable: false)
                 } catch {
                     stopped = "cannot write \(directory)/\(name): \(error.description)"
                     break
@@ -129,19 +127,19 @@ struct Record: ParsableCommand {
     /// Writes index.json whole (`AtomicFile`). Should the disk still be too full for it, the newest
     /// frames are removed until it fits: an index that lists every frame on disk is worth more than
     /// frames nothing lists. Returns how many frames were removed.
-    private func save(_ index: inout RecordingIndex, in folder: Int32, encoder: JSONEncoder) throws -> Int {
+    private func save(_ index: inout RecordingIndex, in folder: FileDescriptor, encoder: JSONEncoder) throws -> Int {
         var removed = 0
         while true {
             do throws(Errno) {
                 guard let data = try? encoder.encode(index) else { throw Errno.invalidArgument }
-                try AtomicFile.write(data, named: "index.json", in: folder, permissions: [.ownerReadWrite, .groupRead, .otherRead])
+                try AtomicFile.write(data, named: "index.json", in: folder.rawValue, permissions: [.ownerReadWrite, .groupRead, .otherRead])
                 return removed
             } catch {
                 guard error == .noSpace || error == .diskQuotaExceeded, let last = index.frames.popLast() else {
                     Scan.fail("record: cannot write \(directory)/index.json: \(error.description)")
                     throw ExitCode(1)
                 }
-                unlinkat(folder, last.file, 0)
+                try? FileSystem.remove(last.file, in: folder)
                 removed += 1
             }
         }
@@ -177,9 +175,7 @@ struct DiskBudget {
         if used + bytes > maxBytes {
             return "the recording would exceed --max-megabytes \(maxBytes >> 20)"
         }
-        var info = statvfs()
-        guard statvfs(directory, &info) == 0 else { return "cannot read the free space of \(directory)" }
-        let free = Int64(info.f_bavail) * Int64(info.f_frsize)
+        guard let free = try? FileSystem.availableBytes(at: directory) else { return "cannot read the free space of \(directory)" }
         if free - bytes < keepFreeBytes {
             return "\(directory) has \(free >> 20) MiB free and must keep \(keepFreeBytes >> 20) MiB free (--keep-free-megabytes)"
         }

@@ -2,7 +2,6 @@ import ArgumentParser
 import ConfigFile
 import Daemon
 import FoundationEssentials
-import Glibc
 import Logging
 import ScannerProtocol
 

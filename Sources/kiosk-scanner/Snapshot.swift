@@ -1,11 +1,9 @@
 import ArgumentParser
 import Daemon
 import FoundationEssentials
-import Glibc
 import ImageFiles
 import Platform
 import ScannerProtocol
-import SystemPackage
 
 /// `kiosk-scanner snapshot`: the running daemon's current view, for aiming the camera and setting the viewport.
 struct Snapshot: ParsableCommand {

@@ -1,9 +1,7 @@
 import ArgumentParser
 import Codes
 import FoundationEssentials
-import Glibc
 import ScannerProtocol
-import SystemPackage
 
 /// `kiosk-scanner status`: what the running daemon is doing, from its `status` command.
 struct Status: ParsableCommand {
