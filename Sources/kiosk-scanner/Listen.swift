@@ -10,8 +10,7 @@ struct Listen: ParsableCommand {
         abstract: "Print reads from the daemon's socket as they arrive; reconnects when the daemon restarts."
     )
 
-    @Option(help: "The socket path.")
-    var socket = SocketConfig().path
+    @OptionGroup var daemon: DaemonSocket
 
     @Flag(help: "Print every event line as the daemon sends it (JSON).")
     var json = false
@@ -28,9 +27,9 @@ struct Listen: ParsableCommand {
         while true {
             let connection: SocketLines
             do {
-                connection = try SocketLines(path: socket)
+                connection = try SocketLines(path: daemon.socket)
             } catch {
-                if !announced { Scan.fail("waiting for \(socket): \(error.description)") }
+                if !announced { Scan.fail("waiting for \(daemon.socket): \(error.description)") }
                 announced = true
                 CurrentProcess.sleep(nanoseconds: 300_000_000)
                 continue
@@ -61,7 +60,7 @@ struct Listen: ParsableCommand {
                 reads += 1
                 if count > 0, reads >= count { return }
             }
-            Scan.fail("connection to \(socket) closed; reconnecting")
+            Scan.fail("connection to \(daemon.socket) closed; reconnecting")
         }
     }
 

@@ -30,8 +30,7 @@ struct Record: ParsableCommand {
     @Option(help: "Space left free on the file system, whatever --max-megabytes says.")
     var keepFreeMegabytes = 256
 
-    @Option(help: "The socket path.")
-    var socket = SocketConfig().path
+    @OptionGroup var daemon: DaemonSocket
 
     func validate() throws {
         guard seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be more than 0 and at most 3600") }
@@ -45,14 +44,7 @@ struct Record: ParsableCommand {
             Scan.fail("record: refusing to start: \(problem)")
             throw ExitCode(1)
         }
-        let connection: SocketLines
-        do {
-            connection = try SocketLines(path: socket)
-        } catch {
-            Scan.fail("cannot connect to \(socket): \(error.description); is the daemon running?")
-            throw ExitCode(2)
-        }
-        connection.declareTool()
+        let connection = try daemon.connectAsTool()
         let folder: FileDescriptor
         do {
             folder = try FileDescriptor.open(directory, .readOnly, options: [.directory, .closeOnExec])

@@ -16,18 +16,10 @@ struct Snapshot: ParsableCommand {
     @Option(help: "The PNG file to write.")
     var out = "snapshot.png"
 
-    @Option(help: "The socket path.")
-    var socket = SocketConfig().path
+    @OptionGroup var daemon: DaemonSocket
 
     func run() throws {
-        let connection: SocketLines
-        do {
-            connection = try SocketLines(path: socket)
-        } catch {
-            Scan.fail("cannot connect to \(socket): \(error.description); is the daemon running?")
-            throw ExitCode(2)
-        }
-        connection.declareTool()
+        let connection = try daemon.connectAsTool()
         connection.send("snapshot")
         while let event = connection.nextEvent() {
             guard event.envelope.type == "reply", event.envelope.command == "snapshot" else { continue }
@@ -58,7 +50,7 @@ struct Snapshot: ParsableCommand {
             for code in codes { print(Scan.forTerminal("  \(code.label)", json: false)) }
             return
         }
-        Scan.fail("\(socket) closed without a snapshot reply")
+        Scan.fail("\(daemon.socket) closed without a snapshot reply")
         throw ExitCode(2)
     }
 }

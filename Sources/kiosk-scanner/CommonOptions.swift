@@ -1,0 +1,22 @@
+import ArgumentParser
+import ScannerProtocol
+
+/// `--socket PATH`: the running daemon's socket, for the commands that talk to it.
+struct DaemonSocket: ParsableArguments {
+    @Option(help: "The socket path.")
+    var socket = SocketConfig().path
+
+    /// A connection declared a tool's (no reads are written to it); when nothing answers on the
+    /// socket, says why and exits 2.
+    func connectAsTool(timeout: Double? = nil) throws -> SocketLines {
+        let connection: SocketLines
+        do {
+            connection = try SocketLines(path: socket, timeout: timeout)
+        } catch {
+            Scan.fail("cannot connect to \(socket): \(error.description); is the daemon running?")
+            throw ExitCode(2)
+        }
+        connection.declareTool()
+        return connection
+    }
+}
