@@ -20,3 +20,12 @@ struct DaemonSocket: ParsableArguments {
         return connection
     }
 }
+
+/// `--count N`: how many codes `listen` and `hidpos-listen` print before they exit.
+struct StopAfter: ParsableArguments {
+    @Option(help: "Stop after this many codes (0: never).")
+    var count = 0
+
+    /// Whether `printed` codes are as many as were asked for.
+    func isReached(_ printed: Int) -> Bool { count > 0 && printed >= count }
+}

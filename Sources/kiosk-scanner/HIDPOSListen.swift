@@ -25,14 +25,13 @@ struct HIDPOSListen: ParsableCommand {
     @Flag(help: "Print every code's data as hex.")
     var hex = false
 
-    @Option(help: "Stop after this many codes (0: never).")
-    var count = 0
-
     @Flag(help: "Ask the scanner to stop reading (Prevent Read of Barcodes), then exit.")
     var pause = false
 
     @Flag(help: "Ask the scanner to read again (Initiate Barcode Read), then exit.")
     var resume = false
+
+    @OptionGroup var stopAfter: StopAfter
 
     func run() throws {
         guard let path = device ?? Self.firstScanner() else {
@@ -72,7 +71,7 @@ struct HIDPOSListen: ParsableCommand {
                 Scan.fail("\(path): \(error)")
                 throw ExitCode(1)
             }
-            if length == 0 { throw ExitCode(count > 0 ? 1 : 0) }
+            if length == 0 { throw ExitCode(stopAfter.count > 0 ? 1 : 0) }
             pending += buffer.prefix(length)
             while pending.count >= HIDPOS.reportLength {
                 let report = Array(pending.prefix(HIDPOS.reportLength))
@@ -82,7 +81,7 @@ struct HIDPOSListen: ParsableCommand {
                 // `listen` escapes reads.
                 writeLine(Scan.forTerminal("\(code.aim) \(shown(code.data))", json: false), to: .standardOutput)
                 codes += 1
-                if count > 0 && codes >= count { return }
+                if stopAfter.isReached(codes) { return }
             }
         }
     }

@@ -12,11 +12,10 @@ struct Listen: ParsableCommand {
 
     @OptionGroup var daemon: DaemonSocket
 
+    @OptionGroup var stopAfter: StopAfter
+
     @Flag(help: "Print every event line as the daemon sends it (JSON).")
     var json = false
-
-    @Option(help: "Stop after this many reads (0: never).")
-    var count = 0
 
     @Flag(help: "Ack each read once it is printed (for socket.acknowledge: required).")
     var ack = false
@@ -58,7 +57,7 @@ struct Listen: ParsableCommand {
                     if seq == nil { acksUnanswered += 1 }
                 }
                 reads += 1
-                if count > 0, reads >= count { return }
+                if stopAfter.isReached(reads) { return }
             }
             Scan.fail("connection to \(daemon.socket) closed; reconnecting")
         }
