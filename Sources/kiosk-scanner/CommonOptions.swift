@@ -1,4 +1,6 @@
 import ArgumentParser
+import ConfigFile
+import FoundationEssentials
 import ScannerProtocol
 
 /// `--socket PATH`: the running daemon's socket, for the commands that talk to it.
@@ -19,6 +21,15 @@ struct DaemonSocket: ParsableArguments {
         connection.declareTool()
         return connection
     }
+}
+
+/// `--config FILE`: the config file the daemon reads, for `run` and `gpio-test`.
+struct ConfigOption: ParsableArguments {
+    @Option(help: "The config file.")
+    var config = ConfigFile.defaultPath
+
+    /// Whether it is the default path and nothing is there: the daemon then runs on built-in defaults.
+    var isMissingDefault: Bool { config == ConfigFile.defaultPath && !FileManager.default.fileExists(atPath: config) }
 }
 
 /// `--count N`: how many codes `listen` and `hidpos-listen` print before they exit.
