@@ -9,15 +9,8 @@ import Testing
 
 /// Platform's typed wrappers: the kernel's answers arrive as values, its refusals as `Errno`.
 @Suite struct SystemCallTests {
-    let directory: String
-
-    init() throws {
-        directory = NSTemporaryDirectory() + "system-calls-\(getpid())-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-    }
-
     @Test func namesAreMadeRenamedAndRemoved() throws {
-        let made = "\(directory)/made"
+        let made = try scratchDirectory("system-calls") + "/made"
         try FileSystem.makeDirectory(made, permissions: [.ownerReadWriteExecute])
         #expect(FileSystem.exists(made))
         #expect(throws: Errno.fileExists) { try FileSystem.makeDirectory(made, permissions: [.ownerReadWriteExecute]) }
@@ -34,7 +27,8 @@ import Testing
         #expect(throws: Errno.noSuchFileOrDirectory) { try FileSystem.availableBytes(at: "\(made)/b") }
     }
 
-    @Test func aConnectionThatCannotBeMadeSaysWhy() {
+    @Test func aConnectionThatCannotBeMadeSaysWhy() throws {
+        let directory = try scratchDirectory("system-calls")
         #expect(throws: Errno.noSuchFileOrDirectory) { try UnixAddress.connect("\(directory)/nobody.sock") }
         #expect(throws: Errno.fileNameTooLong) { try UnixAddress.connect("/" + String(repeating: "x", count: 200)) }
     }
