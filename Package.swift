@@ -12,7 +12,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
-        .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
+        // 1.7: `Stat`, stat(2) with typed file types, inodes and devices.
+        .package(url: "https://github.com/apple/swift-system", from: "1.7.0"),
         // 2.101: a channel's socket descriptor for SIOCOUTQ (`withUnsafeTransportIfAvailable`).
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
     ],
@@ -51,8 +52,9 @@ let package = Package(
         .target(name: "CRE2", linkerSettings: [.linkedLibrary("re2")]),
 
         // The OS boundary the other modules share: one clock and time type, a thread of its own,
-        // checked system calls, UNIX socket addresses and an atomic file writer.
-        .target(name: "Platform", dependencies: [.product(name: "SystemPackage", package: "swift-system")]),
+        // checked system calls (files, sockets, signals, the process, malloc) beside swift-system's,
+        // UNIX socket addresses and an atomic file writer. Only it and the C-facing modules import Glibc.
+        .target(name: "Platform", dependencies: ["CMalloc", "CSocketQueue", .product(name: "SystemPackage", package: "swift-system")]),
         // Frames, pixel geometry, the viewport and the camera's state (pure Swift).
         .target(name: "Imaging"),
         // Symbologies, symbols and reads; GS1, GTIN and Digital Link; content types; formatting rules
@@ -114,7 +116,6 @@ let package = Package(
             name: "Daemon",
             dependencies: [
                 "Codes", "Imaging", "Platform", "ReadPipeline", "ScannerProtocol", "Capture", "Decoding", "ConfigFile", "Feedback", "Outputs",
-                "CMalloc", "CSocketQueue",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -133,7 +134,11 @@ let package = Package(
             ]
         ),
         .executableTarget(
-            name: "kiosk-scanner-mqtt", dependencies: ["Bridge", "ConfigFile", "Platform", .product(name: "Logging", package: "swift-log")]),
+            name: "kiosk-scanner-mqtt",
+            dependencies: [
+                "Bridge", "ConfigFile", "Platform", .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]),
 
         .executableTarget(
             name: "kiosk-scanner",
@@ -160,7 +165,7 @@ let package = Package(
             dependencies: ["Codes", "Documents", "Imaging", "ImageFiles", "Keyboard", "CTurboJPEG"],
             path: "Tests/ScannerTestSupport"
         ),
-        .testTarget(name: "PlatformTests", dependencies: ["Platform"]),
+        .testTarget(name: "PlatformTests", dependencies: ["Platform", .product(name: "SystemPackage", package: "swift-system")]),
         .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
         .testTarget(name: "CodesTests", dependencies: ["Codes", "Imaging", "Documents", "ScannerTestSupport"]),
         .testTarget(name: "DocumentsTests", dependencies: ["Documents", "ScannerTestSupport"]),

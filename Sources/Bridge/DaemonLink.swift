@@ -119,8 +119,11 @@ final class DaemonLink: Sendable {
         var lastProblem: String?
         var acksRefused = false
         while !stopping.load(ordering: .relaxed) {
-            guard let lines = SocketLines(path: path) else {
-                let problem = "daemon socket \(path): \(String(cString: strerror(errno)))"
+            let lines: SocketLines
+            do {
+                lines = try SocketLines(path: path)
+            } catch {
+                let problem = "daemon socket \(path): \(error.description)"
                 if problem != lastProblem {
                     logger.warning("\(problem); retrying")
                     handlers.connection(false, problem)

@@ -7,10 +7,6 @@ import ReadPipeline
 import ScannerProtocol
 import SystemPackage
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Reads the YAML config file into a validated `ScannerConfig`.
 public enum ConfigFile {
     /// Where the daemon looks when no path is given.
@@ -27,12 +23,12 @@ public enum ConfigFile {
             throw ConfigError(file: path, line: nil, key: nil, reason: "cannot read: \(error)")
         }
         defer { try? file.close() }
-        var status = stat()
-        guard fstat(file.rawValue, &status) == 0, status.st_mode & S_IFMT == S_IFREG else {
-            throw ConfigError(file: path, line: nil, key: nil, reason: "not a regular file (\(fileKind(status.st_mode)))")
+        let status = try? file.stat()
+        guard let status, status.type == .regular else {
+            throw ConfigError(file: path, line: nil, key: nil, reason: "not a regular file (\(fileKind(status?.type)))")
         }
-        guard status.st_size <= maxBytes else { throw ConfigError(file: path, line: nil, key: nil, reason: "file larger than 1 MiB") }
-        var bytes = [UInt8](repeating: 0, count: Int(status.st_size) + 1)
+        guard status.size <= maxBytes else { throw ConfigError(file: path, line: nil, key: nil, reason: "file larger than 1 MiB") }
+        var bytes = [UInt8](repeating: 0, count: Int(status.size) + 1)
         var count = 0
         while count < bytes.count {
             let read: Int
@@ -56,13 +52,13 @@ public enum ConfigFile {
     /// The largest config file read.
     static let maxBytes = 1 << 20
 
-    private static func fileKind(_ mode: mode_t) -> String {
-        switch mode & S_IFMT {
-        case S_IFDIR: "a directory"
-        case S_IFIFO: "a FIFO"
-        case S_IFCHR: "a character device"
-        case S_IFBLK: "a block device"
-        case S_IFSOCK: "a socket"
+    private static func fileKind(_ type: FileType?) -> String {
+        switch type {
+        case .directory: "a directory"
+        case .fifo: "a FIFO"
+        case .characterSpecial: "a character device"
+        case .blockSpecial: "a block device"
+        case .socket: "a socket"
         default: "not a file"
         }
     }

@@ -1,10 +1,8 @@
-import CMalloc
 import Capture
 import Codes
 import ConfigFile
 import Feedback
 import FoundationEssentials
-import Glibc
 import Imaging
 import Logging
 import Platform
@@ -185,7 +183,7 @@ public final class CaptureLoop: Sendable {
                 // keeps the freed pages of the decode thread's arena resident until it is trimmed
                 // (the dips of 150 to 300 KiB in daemon-bench's soak). Giving them back once a
                 // minute costs well under a millisecond.
-                malloc_trim(0)
+                Memory.trimHeap()
                 lastTrim = now
             }
             if source.skippedFrames != skipped {

@@ -1,9 +1,9 @@
-import CSocketQueue
-import Glibc
 import Imaging
 import NIOCore
 import NIOPosix
+import Platform
 import ScannerProtocol
+import SystemPackage
 
 /// A read whose line a consumer's kernel queue took, not yet read (or acked) by the consumer.
 struct Awaiting {
@@ -273,12 +273,11 @@ enum SocketQueue {
     /// so the error is read after the count. nil for a channel without a socket.
     static func reading(_ channel: any Channel) -> PeerReading? {
         try? channel.pipeline.syncOperations.withUnsafeTransportIfAvailable(of: NIOBSDSocket.Handle.self) { fd -> PeerReading in
-            let unread = ks_socket_unread(fd)
-            guard unread == 0 else { return .unread }
-            var error: Int32 = 0
-            var size = socklen_t(MemoryLayout<Int32>.size)
-            guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &error, &size) == 0 else { return .unread }
-            return error == ECONNRESET ? .discarded : .readAll
+            let socket = FileDescriptor(rawValue: fd)
+            guard (try? socket.unreadByPeer()) == 0 else { return .unread }
+            let error: Errno?
+            do { error = try socket.takeError() } catch { return .unread }
+            return error == .connectionReset ? .discarded : .readAll
         }
     }
 }

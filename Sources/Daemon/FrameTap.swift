@@ -1,7 +1,6 @@
 import Codes
 import Documents
 import FoundationEssentials
-import Glibc
 import Imaging
 import Outputs
 import Synchronization

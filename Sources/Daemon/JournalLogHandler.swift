@@ -1,6 +1,7 @@
 import Documents
-import Glibc
 import Logging
+import Platform
+import SystemPackage
 
 /// A log handler for systemd's journal: each line starts with its syslog priority, `<N>`
 /// (sd-daemon(3)), so that `journalctl -p warning -u kiosk-scanner` filters by level, and carries no
@@ -23,7 +24,7 @@ public struct JournalLogHandler: LogHandler {
         var fields = metadata
         if let extra = event.metadata { fields.merge(extra) { $1 } }
         let shown = fields.isEmpty ? "" : fields.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ") + " "
-        writeLine("<\(Self.priority(event.level))>\(label): \(shown)[\(event.source)] \(event.message)", to: STDERR_FILENO)
+        writeLine("<\(Self.priority(event.level))>\(label): \(shown)[\(event.source)] \(event.message)", to: .standardError)
     }
 
     /// The syslog priority of a level (sd-daemon(3)).
@@ -41,10 +42,10 @@ public struct JournalLogHandler: LogHandler {
     /// Whether standard error is connected to the journal: `JOURNAL_STREAM` names the device and inode
     /// of the stream systemd connected, and a redirection (or a child of the service) has another.
     public static var standardErrorIsJournal: Bool {
-        guard let value = getenv("JOURNAL_STREAM").map({ String(cString: $0) }) else { return false }
+        guard let value = CurrentProcess.environment("JOURNAL_STREAM") else { return false }
         let parts = value.split(separator: ":")
-        var status = stat()
-        guard parts.count == 2, let device = UInt(parts[0]), let inode = UInt(parts[1]), fstat(STDERR_FILENO, &status) == 0 else { return false }
-        return UInt(status.st_dev) == device && UInt(status.st_ino) == inode
+        guard parts.count == 2, let device = UInt(parts[0]), let inode = UInt(parts[1]), let status = try? FileDescriptor.standardError.stat()
+        else { return false }
+        return UInt(status.deviceID.rawValue) == device && UInt(status.inode.rawValue) == inode
     }
 }

@@ -1,4 +1,4 @@
-import CMalloc
+import Platform
 
 /// glibc malloc settings for a daemon that runs for years.
 public enum MallocSettings {
@@ -9,6 +9,6 @@ public enum MallocSettings {
     /// memory minutes into daemon-bench's soak, at a different minute in each run. Setting the
     /// threshold fixes it and turns that adjustment off.
     public static func apply() {
-        _ = mallopt(M_MMAP_THRESHOLD, 128 * 1024)
+        Memory.setMmapThreshold(bytes: 128 * 1024)
     }
 }

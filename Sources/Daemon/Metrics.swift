@@ -11,22 +11,23 @@ enum Metrics {
         func label(_ key: String, _ value: String) -> String {
             "{\(key)=\"\(value.escaping(["\\": "\\\\", "\"": "\\\"", "\n": "\\n"]))\"}"
         }
-        metric("reads_total", "counter", "Reads delivered.", [("", "\(counters.reads)")])
-        metric(
-            "reads_by_symbology_total", "counter", "Reads delivered, by symbology.",
-            counters.readsBySymbology.sorted { $0.key < $1.key }.map { (label("symbology", $0.key), "\($0.value)") })
-        metric("detections_total", "counter", "Codes found in frames before tracking.", [("", "\(counters.detections)")])
-        metric("duplicates_total", "counter", "Detections of a code already reported and still in view.", [("", "\(counters.duplicates)")])
-        metric("merged_total", "counter", "Codes reported inside another code's read (one read per pack).", [("", "\(counters.merged)")])
-        metric(
-            "reads_dropped_total", "counter", "Reads not delivered, by reason.",
-            counters.dropped.sorted { $0.key < $1.key }.map { (label("reason", $0.key), "\($0.value)") })
-        metric("reads_rejected_total", "counter", "Reads a consumer refused (nak).", [("", "\(counters.rejected)")])
-        metric("camera_reconnects_total", "counter", "Times the camera came back.", [("", "\(counters.reconnects)")])
-        metric("clients", "gauge", "Socket clients connected.", [("", "\(counters.clients)")])
-        metric("torch_switch_ons_total", "counter", "Times the torch was switched on.", [("", "\(counters.torchSwitchOns)")])
-        metric("torch_on", "gauge", "1 while the torch is on.", [("", state.torch ? "1" : "0")])
-        metric("camera_streaming", "gauge", "1 while the camera streams.", [("", state.camera.state == .streaming ? "1" : "0")])
+        // Most metrics are one number; two are counts by a label, in the label's order.
+        func single(_ value: some CustomStringConvertible) -> [(labels: String, value: String)] { [("", value.description)] }
+        func by(_ key: String, _ counts: [String: Int]) -> [(labels: String, value: String)] {
+            counts.sorted { $0.key < $1.key }.map { (label(key, $0.key), "\($0.value)") }
+        }
+        metric("reads_total", "counter", "Reads delivered.", single(counters.reads))
+        metric("reads_by_symbology_total", "counter", "Reads delivered, by symbology.", by("symbology", counters.readsBySymbology))
+        metric("detections_total", "counter", "Codes found in frames before tracking.", single(counters.detections))
+        metric("duplicates_total", "counter", "Detections of a code already reported and still in view.", single(counters.duplicates))
+        metric("merged_total", "counter", "Codes reported inside another code's read (one read per pack).", single(counters.merged))
+        metric("reads_dropped_total", "counter", "Reads not delivered, by reason.", by("reason", counters.dropped))
+        metric("reads_rejected_total", "counter", "Reads a consumer refused (nak).", single(counters.rejected))
+        metric("camera_reconnects_total", "counter", "Times the camera came back.", single(counters.reconnects))
+        metric("clients", "gauge", "Socket clients connected.", single(counters.clients))
+        metric("torch_switch_ons_total", "counter", "Times the torch was switched on.", single(counters.torchSwitchOns))
+        metric("torch_on", "gauge", "1 while the torch is on.", single(state.torch ? 1 : 0))
+        metric("camera_streaming", "gauge", "1 while the camera streams.", single(state.camera.state == .streaming ? 1 : 0))
         metric(
             "frames_total", "counter", "Frames, by what became of them.",
             [

@@ -1,51 +1,36 @@
-import Glibc
 import Logging
 import NIOCore
+import Platform
+import SystemPackage
 
 /// Who is at the other end of a connection: the kernel's SO_PEERCRED and SO_PEERGROUPS, taken at
 /// connect time.
 struct SocketPeer: Sendable, CustomStringConvertible {
-    let uid: uid_t
-    let gid: gid_t
-    let pid: pid_t
+    let uid: CInterop.UserID
+    let gid: CInterop.GroupID
+    let pid: Int32
     /// Its supplementary groups, as the kernel had them when it connected.
-    var groups: [gid_t] = []
+    var groups: [CInterop.GroupID] = []
 
     /// The peer of `channel`, or nil when the kernel does not say (not a UNIX socket).
     static func of(_ channel: any Channel) -> SocketPeer? {
-        guard let provider = channel as? any SocketOptionProvider else { return nil }
-        // On the channel's event loop the option is read at once and the future is already complete.
-        var credentials: Credentials?
-        provider.unsafeGetSocketOption(level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_PEERCRED))
-            .assumeIsolated().whenSuccess { (value: Credentials) in credentials = value }
-        guard let credentials else { return nil }
-        let groups = try? channel.pipeline.syncOperations.withUnsafeTransportIfAvailable(of: NIOBSDSocket.Handle.self) { peerGroups(of: $0) }
-        return SocketPeer(uid: credentials.uid, gid: credentials.gid, pid: credentials.pid, groups: groups ?? [])
+        // On the channel's event loop its socket is at hand, and the options are read at once.
+        let peer = try? channel.pipeline.syncOperations.withUnsafeTransportIfAvailable(of: NIOBSDSocket.Handle.self) { fd -> SocketPeer? in
+            guard let credentials = try? FileDescriptor(rawValue: fd).peerCredentials() else { return nil }
+            return SocketPeer(
+                uid: credentials.user.rawValue, gid: credentials.group.rawValue, pid: credentials.pid, groups: peerGroups(of: fd))
+        }
+        // nil: no socket (or the channel is closed); .some(nil): the kernel would not say.
+        return peer ?? nil
     }
 
     /// The supplementary groups of the peer of the UNIX socket `fd` (SO_PEERGROUPS): the kernel's
     /// own record, so no user database is asked, and nothing can block the event loop.
-    static func peerGroups(of fd: Int32) -> [gid_t] {
-        var groups = [gid_t](repeating: 0, count: 64)
-        while true {
-            var size = socklen_t(groups.count * MemoryLayout<gid_t>.size)
-            if getsockopt(fd, SOL_SOCKET, SO_PEERGROUPS, &groups, &size) == 0 {
-                return Array(groups.prefix(Int(size) / MemoryLayout<gid_t>.size))
-            }
-            // ERANGE: the size it needs is in `size`.
-            guard errno == ERANGE, Int(size) / MemoryLayout<gid_t>.size > groups.count else { return [] }
-            groups = [gid_t](repeating: 0, count: Int(size) / MemoryLayout<gid_t>.size)
-        }
+    static func peerGroups(of fd: Int32) -> [CInterop.GroupID] {
+        ((try? FileDescriptor(rawValue: fd).peerGroups()) ?? []).map(\.rawValue)
     }
 
     var description: String { "uid \(uid), pid \(pid)" }
-
-    /// `struct ucred` (socket(7)), which Glibc's module leaves out (it needs _GNU_SOURCE).
-    private struct Credentials: Sendable {
-        var pid: pid_t
-        var uid: uid_t
-        var gid: gid_t
-    }
 }
 
 /// What a connection may do (docs/socket-protocol.md: who may do what). `status` and `metrics` are
@@ -54,10 +39,10 @@ struct SocketPeer: Sendable, CustomStringConvertible {
 /// root and the members of `socket.control_group`.
 struct SocketAccess: Sendable {
     /// The control group's id, when one is configured and exists.
-    let controlGID: gid_t?
+    let controlGID: CInterop.GroupID?
     let controlGroup: String?
     /// The consumer group's id, when one is configured and exists.
-    let consumerGID: gid_t?
+    let consumerGID: CInterop.GroupID?
     let consumerGroup: String?
 
     init(controlGroup: String?, consumerGroup: String?, logger: Logger) {
@@ -67,9 +52,9 @@ struct SocketAccess: Sendable {
         consumerGID = Self.groupID(consumerGroup, key: "socket.consumer_group", who: "only root may take reads", logger: logger)
     }
 
-    private static func groupID(_ name: String?, key: String, who: String, logger: Logger) -> gid_t? {
+    private static func groupID(_ name: String?, key: String, who: String, logger: Logger) -> CInterop.GroupID? {
         guard let name else { return nil }
-        if let group = getgrnam(name) { return group.pointee.gr_gid }
+        if let group = GroupDatabase.id(named: name) { return group.rawValue }
         logger.error("\(key) '\(name)' does not exist: \(who)")
         return nil
     }
@@ -83,7 +68,7 @@ struct SocketAccess: Sendable {
     }
 
     /// Whether `peer` is root or in the group `gid`.
-    private static func isMember(_ peer: SocketPeer?, of gid: gid_t?) -> Bool {
+    private static func isMember(_ peer: SocketPeer?, of gid: CInterop.GroupID?) -> Bool {
         guard let peer else { return false }
         if peer.uid == 0 { return true }
         guard let gid else { return false }
@@ -110,22 +95,7 @@ enum DescriptorHeadroom {
 
     /// Whether a client may be kept: the descriptors in use stay `reserve` below the limit.
     static func allowsClient() -> Bool {
-        var limit = rlimit()
-        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur != rlim_t.max else { return true }
-        return rlim_t(inUse()) + rlim_t(reserve) < limit.rlim_cur
-    }
-
-    /// Descriptors open now, counted in /proc/self/fd (the lowest free number is no count: closed
-    /// descriptors leave holes below the highest). Without /proc, the lowest free number it is.
-    private static func inUse() -> Int {
-        guard let directory = opendir("/proc/self/fd") else {
-            let probe = open("/dev/null", O_RDONLY | O_CLOEXEC)
-            if probe >= 0 { close(probe) }
-            return probe >= 0 ? Int(probe) : Int.max / 2
-        }
-        defer { closedir(directory) }
-        var count = -3  // ".", ".." and the directory's own descriptor
-        while readdir(directory) != nil { count += 1 }
-        return count
+        guard let limit = DescriptorTable.limit else { return true }
+        return UInt64(DescriptorTable.inUse()) + UInt64(reserve) < limit
     }
 }

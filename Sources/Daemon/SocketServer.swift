@@ -1,8 +1,8 @@
 import FoundationEssentials
-import Glibc
 import Logging
 import NIOCore
 import NIOPosix
+import Platform
 import ScannerProtocol
 import Synchronization
 import SystemPackage
@@ -24,7 +24,7 @@ final class SocketServer: Sendable {
     let delivery: NIOLoopBound<Delivery>
     let logger: Logger
     private let listener = Mutex<(any Channel)?>(nil)
-    private let socketInode = Mutex<ino_t?>(nil)
+    private let socketInode = Mutex<Inode?>(nil)
 
     init(config: SocketConfig, delivery: NIOLoopBound<Delivery>, logger: Logger) {
         self.config = config
@@ -69,9 +69,11 @@ final class SocketServer: Sendable {
         let channel = try await bootstrap.bind(unixDomainSocketPath: staging, cleanupExistingSocketFile: true).get()
         listener.withLock { $0 = channel }
         var published = SocketPath.publish(staging, mode: config.mode, group: config.group)
-        if rename(staging, config.path) != 0 {
-            published.problem = published.problem ?? "cannot move the socket into place at \(config.path): \(Errno(rawValue: errno).description)"
-            unlink(staging)
+        do throws(Errno) {
+            try FileSystem.rename(staging, to: config.path)
+        } catch {
+            published.problem = published.problem ?? "cannot move the socket into place at \(config.path): \(error.description)"
+            try? FileSystem.remove(staging)
         }
         socketInode.withLock { $0 = published.inode }
         if let problem = published.problem { logger.error("\(problem)") }

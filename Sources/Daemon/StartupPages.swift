@@ -1,5 +1,5 @@
 import FoundationEssentials
-import Glibc
+import Platform
 
 /// The executable's code and constants that only start-up touched, given back to the kernel.
 ///
@@ -28,7 +28,7 @@ public enum StartupPages {
             guard fields.count == 6, fields[5].drop(while: { $0 == " " }) == executable, !fields[1].contains("w") else { continue }
             let bounds = fields[0].split(separator: "-").compactMap { UInt(String($0), radix: 16) }
             guard bounds.count == 2, bounds[1] > bounds[0], let start = UnsafeMutableRawPointer(bitPattern: bounds[0]) else { continue }
-            if madvise(start, Int(bounds[1] - bounds[0]), MADV_PAGEOUT) == 0 { advised += Int(bounds[1] - bounds[0]) }
+            if (try? Memory.pageOut(start, length: Int(bounds[1] - bounds[0]))) != nil { advised += Int(bounds[1] - bounds[0]) }
         }
         return advised
     }

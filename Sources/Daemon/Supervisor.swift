@@ -12,10 +12,6 @@ import ServiceLifecycle
 import Synchronization
 import UnixSignals
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Composes the daemon: the socket, the capture loop and config reload, as services in one
 /// ServiceGroup. SIGTERM and SIGINT shut it down gracefully; SIGHUP reloads the config file.
 public enum Supervisor {
@@ -29,7 +25,7 @@ public enum Supervisor {
     /// applied to every config read (command-line overrides).
     public static func run(config: ScannerConfig, configPath: String?, adjust: @escaping @Sendable (inout ScannerConfig) -> Void, logger: Logger) async throws {
         // A client that hangs up mid-write must never kill the daemon.
-        signal(SIGPIPE, SIG_IGN)
+        Signals.ignoreBrokenPipe()
         let gpio = config.gpio.isEmpty ? nil : GPIOFeedback(config: config.gpio, logger: logger)
         let feedback: any Feedback = gpio ?? NoFeedback()
         let counters = Counters()

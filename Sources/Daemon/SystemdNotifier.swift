@@ -1,10 +1,5 @@
 import Platform
 import Synchronization
-import SystemPackage
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The sd_notify protocol without libsystemd: datagrams to $NOTIFY_SOCKET.
 public final class SystemdNotifier: Sendable {
@@ -15,9 +10,9 @@ public final class SystemdNotifier: Sendable {
 
     /// Reads NOTIFY_SOCKET, WATCHDOG_USEC and WATCHDOG_PID from the environment.
     public init() {
-        address = getenv("NOTIFY_SOCKET").map { String(cString: $0) }
-        let pidMatches = getenv("WATCHDOG_PID").map { Int32(String(cString: $0)) == getpid() } ?? true
-        if pidMatches, let usec = getenv("WATCHDOG_USEC").flatMap({ UInt64(String(cString: $0)) }), usec > 0 {
+        address = CurrentProcess.environment("NOTIFY_SOCKET")
+        let pidMatches = CurrentProcess.environment("WATCHDOG_PID").map { Int32($0) == CurrentProcess.id } ?? true
+        if pidMatches, let usec = CurrentProcess.environment("WATCHDOG_USEC").flatMap({ UInt64($0) }), usec > 0 {
             watchdogInterval = usec * 1000 / 4
         } else {
             watchdogInterval = nil
@@ -44,12 +39,6 @@ public final class SystemdNotifier: Sendable {
     /// Sends one datagram; a missing or broken socket is ignored, as sd_notify does.
     public func send(_ message: String) {
         guard let address, !address.isEmpty else { return }
-        let fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return }
-        let socket = FileDescriptor(rawValue: fd)
-        defer { try? socket.close() }
-        _ = message.withCString { text in
-            UnixAddress.with(address) { sendto(socket.rawValue, text, strlen(text), Int32(MSG_NOSIGNAL), $0, $1) }
-        }
+        try? UnixAddress.send(datagram: message, to: address)
     }
 }

@@ -1,8 +1,5 @@
+import Glibc
 import SystemPackage
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Files replaced whole, never written through a name someone else could have planted: the daemon's
 /// and the bridge's metrics textfiles, a recording's `index.json`, the bridge's spool entries.
@@ -23,8 +20,8 @@ public enum AtomicFile {
         durable: Bool = true
     ) throws(Errno) {
         let (directoryPath, name) = split(path)
-        let directory = try Errno.checking { open(directoryPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
-        defer { close(directory) }
+        let directory = try Errno.checking { system_open(directoryPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC) }
+        defer { _ = system_close(directory) }
         try write(bytes, named: name, in: directory, permissions: permissions, durable: durable)
     }
 
@@ -34,35 +31,35 @@ public enum AtomicFile {
         durable: Bool = true
     ) throws(Errno) {
         // The name is kept short enough that the temporary name fits in NAME_MAX (255).
-        let temporary = ".\(name.utf8.count > 180 ? String(decoding: name.utf8.prefix(180), as: UTF8.self) : name).\(getpid()).\(randomHex()).tmp"
+        let temporary = ".\(name.utf8.count > 180 ? String(decoding: name.utf8.prefix(180), as: UTF8.self) : name).\(system_getpid()).\(randomHex()).tmp"
         let fd = try Errno.checking {
-            openat(directory, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(permissions.rawValue))
+            system_openat(directory, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode_t(permissions.rawValue))
         }
         do throws(Errno) {
             do throws(Errno) {
-                try Errno.checking { fchmod(fd, mode_t(permissions.rawValue)) }
+                try Errno.checking { system_fchmod(fd, mode_t(permissions.rawValue)) }
                 try writeAll(Array(bytes), to: fd)
-                if durable { try Errno.checking { fsync(fd) } }
+                if durable { try Errno.checking { system_fsync(fd) } }
             } catch {
-                close(fd)
+                _ = system_close(fd)
                 throw error
             }
             // Linux releases the descriptor even when close fails; a failure still means lost data.
-            if close(fd) != 0 && errno != EINTR { throw Errno(rawValue: errno) }
-            try Errno.checking { renameat(directory, temporary, directory, name) }
+            if system_close(fd) != 0 && errno != EINTR { throw Errno(rawValue: errno) }
+            try Errno.checking { system_renameat(directory, temporary, directory, name) }
         } catch {
-            unlinkat(directory, temporary, 0)
+            _ = system_unlinkat(directory, temporary, 0)
             throw error
         }
         // The rename itself survives a power cut once the directory is synced.
-        if durable { try Errno.checking { fsync(directory) } }
+        if durable { try Errno.checking { system_fsync(directory) } }
     }
 
     private static func writeAll(_ bytes: [UInt8], to fd: Int32) throws(Errno) {
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { raw in
-                Result { () throws(Errno) in try Errno.checking { Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset) } }
+                Result { () throws(Errno) in try Errno.checking { system_write(fd, raw.baseAddress! + offset, raw.count - offset) } }
             }
             offset += try written.get()
         }
@@ -78,19 +75,5 @@ public enum AtomicFile {
     private static func randomHex() -> String {
         let digits = String(UInt64.random(in: .min ... .max), radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits
-    }
-}
-
-extension Errno {
-    /// The result of a system call that reports failure as -1 and the reason in `errno`: the
-    /// result, or the reason thrown as an `Errno`. An interrupted call (EINTR) is made again.
-    @discardableResult
-    public static func checking<Result: FixedWidthInteger>(_ call: () -> Result) throws(Errno) -> Result {
-        while true {
-            let result = call()
-            if result != -1 { return result }
-            let error = Errno(rawValue: errno)
-            if error != .interrupted { throw error }
-        }
     }
 }

@@ -3,45 +3,36 @@ import FoundationEssentials
 import Platform
 import SystemPackage
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A connection to the daemon's socket, read a line at a time (for `listen`, `status`, `snapshot`,
 /// `record`, and the MQTT bridge).
 public final class SocketLines {
-    private let fd: Int32
+    private let socket: FileDescriptor
     private var buffer: [UInt8] = []
     /// Where the current line starts in `buffer`, and how far it has been searched for a newline.
     private var start = 0
     private var searched = 0
     private var chunk = [UInt8](repeating: 0, count: 256 << 10)
 
-    /// Connects, or returns nil with errno set. With a `timeout`, `next()` gives up (nil, with
+    /// Connects, or throws why it could not. With a `timeout`, `next()` gives up (nil, with
     /// `timedOut` set) when the daemon sends nothing for that many seconds.
-    public init?(path: String, timeout: Double? = nil) {
-        fd = UnixAddress.connect(path)
-        guard fd >= 0 else { return nil }
-        if let timeout {
-            var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1e6))
-            setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        }
+    public init(path: String, timeout: Double? = nil) throws(Errno) {
+        socket = try UnixAddress.connect(path)
+        if let timeout { try? socket.setReceiveTimeout(seconds: timeout) }
     }
 
     /// Whether the last `next()` returned nil because the daemon was silent past the timeout.
     public private(set) var timedOut = false
 
-    // A failed init runs deinit too: closing -1 there would set errno to EBADF, hiding the reason.
-    deinit { if fd >= 0 { close(fd) } }
+    deinit { try? socket.close() }
 
     /// Sends one command line (a newline is added); an error shows at the next read.
     public func send(_ line: String) {
-        _ = try? FileDescriptor(rawValue: fd).writeAll((line + "\n").utf8)
+        _ = try? socket.writeAll((line + "\n").utf8)
     }
 
     /// Ends the connection both ways, waking a thread blocked in `next()`.
     public func shutdown() {
-        Glibc.shutdown(fd, Int32(SHUT_RDWR))
+        try? socket.shutdown()
     }
 
     /// Tells the daemon this connection is a tool's, not a consumer of scans (`unsubscribe`), and
@@ -75,19 +66,13 @@ public final class SocketLines {
 
     /// The index of the first `"` at or after `offset`.
     private static func quote(in line: Data, from offset: Int) -> Int? {
-        line.withUnsafeBytes { raw in
-            guard offset < raw.count, let hit = memchr(raw.baseAddress! + offset, 0x22, raw.count - offset) else { return nil }
-            return raw.baseAddress!.distance(to: UnsafeRawPointer(hit))
-        }
+        line.withUnsafeBytes { $0.firstIndex(of: UInt8(ascii: "\""), from: offset) }
     }
 
     /// The next line, or nil when the daemon closed the connection.
     public func next() -> Data? {
         while true {
-            let found = buffer.withUnsafeBytes { raw -> Int? in
-                guard searched < raw.count, let hit = memchr(raw.baseAddress! + searched, 0x0A, raw.count - searched) else { return nil }
-                return raw.baseAddress!.distance(to: UnsafeRawPointer(hit))
-            }
+            let found = buffer.withUnsafeBytes { $0.firstIndex(of: UInt8(ascii: "\n"), from: searched) }
             if let newline = found {
                 let line = Data(buffer[start..<newline])
                 start = newline + 1
@@ -103,7 +88,7 @@ public final class SocketLines {
             }
             let count: Int
             do {
-                count = try chunk.withUnsafeMutableBytes { try FileDescriptor(rawValue: fd).read(into: $0) }
+                count = try chunk.withUnsafeMutableBytes { try socket.read(into: $0) }
             } catch {
                 timedOut = error as? Errno == .wouldBlock
                 return nil

@@ -2,19 +2,15 @@ import Bridge
 import ConfigFile
 import Logging
 import Platform
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import SystemPackage
 
 // kiosk-scanner-mqtt [--config FILE]: the MQTT bridge, a program of its own so that the capture
 // daemon links no network code. `kiosk-scanner mqtt` runs it.
 
 /// Writes `text` and a newline to standard error and exits with `status`.
 func fail(_ text: String, status: Int32 = 2) -> Never {
-    let line = Array((text + "\n").utf8)
-    _ = line.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
-    exit(status)
+    _ = try? FileDescriptor.standardError.writeAll((text + "\n").utf8)
+    CurrentProcess.exit(status)
 }
 
 func main() {
@@ -32,7 +28,7 @@ func main() {
             level = parsed
         case "-h", "--help":
             print(usage)
-            exit(0)
+            CurrentProcess.exit(0)
         default:
             fail("kiosk-scanner mqtt: unknown argument '\(argument)'\n\(usage)")
         }
@@ -54,17 +50,10 @@ func main() {
     // SIGTERM and SIGINT end the bridge: it says offline and disconnects. They are blocked in
     // every thread and taken by sigwait, which works whatever mask the bridge was started with (a
     // parent's worker thread may pass all signals blocked).
-    var stopSignals = sigset_t()
-    sigemptyset(&stopSignals)
-    sigaddset(&stopSignals, SIGTERM)
-    sigaddset(&stopSignals, SIGINT)
-    pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
-    signal(SIGPIPE, SIG_IGN)
-    let waited = stopSignals
+    let stopSignals = Signals.blockTermination()
+    Signals.ignoreBrokenPipe()
     OwnThread.start(name: "signals") {
-        var set = waited
-        var received: Int32 = 0
-        sigwait(&set, &received)
+        stopSignals.wait()
         bridge.stop()
     }
     logger.info("bridging \(bridge.settings.socketPath) to \(bridge.settings.host):\(bridge.settings.port) as \(bridge.settings.base)")

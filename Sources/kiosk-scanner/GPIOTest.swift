@@ -2,7 +2,6 @@ import ArgumentParser
 import ConfigFile
 import Feedback
 import FoundationEssentials
-import Glibc
 
 /// `kiosk-scanner gpio-test`: lists the GPIO chips and drives each configured line, for checking the wiring.
 struct GPIOTest: ParsableCommand {
@@ -12,8 +11,7 @@ struct GPIOTest: ParsableCommand {
         discussion: "Stop the daemon first (systemctl stop kiosk-scanner): a line can have one user at a time."
     )
 
-    @Option(help: "The config file naming the lines.")
-    var config = ConfigFile.defaultPath
+    @OptionGroup var configFile: ConfigOption
 
     @Flag(help: "Only list the chips and lines.")
     var list = false
@@ -36,13 +34,13 @@ struct GPIOTest: ParsableCommand {
         if list { return }
         let settings: ScannerConfig
         do {
-            settings = try ConfigFile.load(path: config)
+            settings = try ConfigFile.load(path: configFile.config)
         } catch {
             Scan.fail("\(error)")
             throw ExitCode(2)
         }
         guard !settings.gpio.isEmpty else {
-            print("\(config): no gpio lines configured (see the gpio section of the shipped config)")
+            print("\(configFile.config): no gpio lines configured (see the gpio section of the shipped config)")
             return
         }
         let ok = WiringCheck.run(settings.gpio, buttonSeconds: buttonSeconds) { print($0) }

@@ -5,10 +5,6 @@ import FoundationEssentials
 import Keyboard
 import SystemPackage
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `kiosk-scanner hidpos-listen [/dev/hidrawN]`: the POS computer's side of the hid-pos output.
 /// Prints each code a USB HID POS bar code scanner sends, as `listen` prints reads.
 struct HIDPOSListen: ParsableCommand {
@@ -29,14 +25,13 @@ struct HIDPOSListen: ParsableCommand {
     @Flag(help: "Print every code's data as hex.")
     var hex = false
 
-    @Option(help: "Stop after this many codes (0: never).")
-    var count = 0
-
     @Flag(help: "Ask the scanner to stop reading (Prevent Read of Barcodes), then exit.")
     var pause = false
 
     @Flag(help: "Ask the scanner to read again (Initiate Barcode Read), then exit.")
     var resume = false
+
+    @OptionGroup var stopAfter: StopAfter
 
     func run() throws {
         guard let path = device ?? Self.firstScanner() else {
@@ -76,7 +71,7 @@ struct HIDPOSListen: ParsableCommand {
                 Scan.fail("\(path): \(error)")
                 throw ExitCode(1)
             }
-            if length == 0 { throw ExitCode(count > 0 ? 1 : 0) }
+            if length == 0 { throw ExitCode(stopAfter.count > 0 ? 1 : 0) }
             pending += buffer.prefix(length)
             while pending.count >= HIDPOS.reportLength {
                 let report = Array(pending.prefix(HIDPOS.reportLength))
@@ -84,9 +79,9 @@ struct HIDPOSListen: ParsableCommand {
                 guard let code = assembler.add(report) else { continue }
                 // The AIM bytes and the data are the scanner's to choose: on a terminal, escaped as
                 // `listen` escapes reads.
-                writeLine(Scan.forTerminal("\(code.aim) \(shown(code.data))", json: false), to: STDOUT_FILENO)
+                writeLine(Scan.forTerminal("\(code.aim) \(shown(code.data))", json: false), to: .standardOutput)
                 codes += 1
-                if count > 0 && codes >= count { return }
+                if stopAfter.isReached(codes) { return }
             }
         }
     }

@@ -1,12 +1,8 @@
 import ArgumentParser
 import Daemon
 import FoundationEssentials
+import Platform
 import ScannerProtocol
-import SystemPackage
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// `kiosk-scanner listen`: prints reads from the socket as they arrive, reconnecting by itself.
 struct Listen: ParsableCommand {
@@ -14,14 +10,12 @@ struct Listen: ParsableCommand {
         abstract: "Print reads from the daemon's socket as they arrive; reconnects when the daemon restarts."
     )
 
-    @Option(help: "The socket path.")
-    var socket = SocketConfig().path
+    @OptionGroup var daemon: DaemonSocket
+
+    @OptionGroup var stopAfter: StopAfter
 
     @Flag(help: "Print every event line as the daemon sends it (JSON).")
     var json = false
-
-    @Option(help: "Stop after this many reads (0: never).")
-    var count = 0
 
     @Flag(help: "Ack each read once it is printed (for socket.acknowledge: required).")
     var ack = false
@@ -30,10 +24,13 @@ struct Listen: ParsableCommand {
         var reads = 0
         var announced = false
         while true {
-            guard let connection = SocketLines(path: socket) else {
-                if !announced { Scan.fail("waiting for \(socket): \(Errno(rawValue: errno).description)") }
+            let connection: SocketLines
+            do {
+                connection = try SocketLines(path: daemon.socket)
+            } catch {
+                if !announced { Scan.fail("waiting for \(daemon.socket): \(error.description)") }
                 announced = true
-                usleep(300_000)
+                CurrentProcess.sleep(nanoseconds: 300_000_000)
                 continue
             }
             announced = false
@@ -60,9 +57,9 @@ struct Listen: ParsableCommand {
                     if seq == nil { acksUnanswered += 1 }
                 }
                 reads += 1
-                if count > 0, reads >= count { return }
+                if stopAfter.isReached(reads) { return }
             }
-            Scan.fail("connection to \(socket) closed; reconnecting")
+            Scan.fail("connection to \(daemon.socket) closed; reconnecting")
         }
     }
 
@@ -98,6 +95,6 @@ struct Listen: ParsableCommand {
 
     /// Writes a line at once, so pipes and terminals see reads as they come.
     private func output(_ line: String) {
-        writeLine(Scan.forTerminal(line, json: json), to: STDOUT_FILENO)
+        writeLine(Scan.forTerminal(line, json: json), to: .standardOutput)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
-import Glibc
+import FoundationEssentials
+import Platform
 
 /// `kiosk-scanner mqtt`: runs the MQTT bridge, `kiosk-scanner-mqtt`: beside this binary (a build
 /// tree), else where the package puts it, /usr/lib/kiosk-scanner. It is a program of its own so
@@ -16,15 +17,12 @@ struct MQTT: ParsableCommand {
     var arguments: [String] = []
 
     func run() throws {
-        var path = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &path, path.count - 1)
-        let directory = length > 0 ? String(decoding: path[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : ""
-        let beside = (directory.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")) + "/kiosk-scanner-mqtt"
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
+        let beside = (executable.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")) + "/kiosk-scanner-mqtt"
         let candidates: [String] = [beside, "/usr/lib/kiosk-scanner/kiosk-scanner-mqtt"]
-        let bridge = candidates.first { access($0, X_OK) == 0 } ?? beside
-        let argv = ([bridge] + arguments).map { strdup($0) } + [nil]
-        execv(bridge, argv)
-        Scan.fail("cannot run \(bridge): \(String(cString: strerror(errno)))")
+        let bridge = candidates.first(where: FileSystem.isExecutable) ?? beside
+        let error = CurrentProcess.execute(bridge, arguments: [bridge] + arguments)
+        Scan.fail("cannot run \(bridge): \(error.description)")
         throw ExitCode(2)
     }
 }

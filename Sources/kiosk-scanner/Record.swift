@@ -6,10 +6,6 @@ import Platform
 import ScannerProtocol
 import SystemPackage
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `kiosk-scanner record DIR --seconds N`: the daemon's frames as PGM files plus an index of times
 /// and reads, which `camera.device: replay:DIR` plays back at a desk.
 struct Record: ParsableCommand {
@@ -34,8 +30,7 @@ struct Record: ParsableCommand {
     @Option(help: "Space left free on the file system, whatever --max-megabytes says.")
     var keepFreeMegabytes = 256
 
-    @Option(help: "The socket path.")
-    var socket = SocketConfig().path
+    @OptionGroup var daemon: DaemonSocket
 
     func validate() throws {
         guard seconds > 0, seconds <= 3600 else { throw ValidationError("--seconds must be more than 0 and at most 3600") }
@@ -49,17 +44,15 @@ struct Record: ParsableCommand {
             Scan.fail("record: refusing to start: \(problem)")
             throw ExitCode(1)
         }
-        guard let connection = SocketLines(path: socket) else {
-            Scan.fail("cannot connect to \(socket): \(Errno(rawValue: errno).description); is the daemon running?")
+        let connection = try daemon.connectAsTool()
+        let folder: FileDescriptor
+        do {
+            folder = try FileDescriptor.open(directory, .readOnly, options: [.directory, .closeOnExec])
+        } catch {
+            Scan.fail("record: cannot open \(directory): \(error)")
             throw ExitCode(2)
         }
-        connection.declareTool()
-        let folder = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard folder >= 0 else {
-            Scan.fail("record: cannot open \(directory): \(Errno(rawValue: errno).description)")
-            throw ExitCode(2)
-        }
-        defer { close(folder) }
+        defer { try? folder.close() }
         connection.send("record \(seconds)")
         var index = RecordingIndex()
         var budgetLeft = budget
@@ -87,7 +80,7 @@ struct Record: ParsableCommand {
                     break
                 }
                 do throws(Errno) {
-                    try AtomicFile.write(data, named: name, in: folder, permissions: [.ownerReadWrite, .groupRead, .otherRead], durable: false)
+                    try AtomicFile.write(data, named: name, in: folder.rawValue, permissions: [.ownerReadWrite, .groupRead, .otherRead], durable: false)
                 } catch {
                     stopped = "cannot write \(directory)/\(name): \(error.description)"
                     break
@@ -126,19 +119,19 @@ struct Record: ParsableCommand {
     /// Writes index.json whole (`AtomicFile`). Should the disk still be too full for it, the newest
     /// frames are removed until it fits: an index that lists every frame on disk is worth more than
     /// frames nothing lists. Returns how many frames were removed.
-    private func save(_ index: inout RecordingIndex, in folder: Int32, encoder: JSONEncoder) throws -> Int {
+    private func save(_ index: inout RecordingIndex, in folder: FileDescriptor, encoder: JSONEncoder) throws -> Int {
         var removed = 0
         while true {
             do throws(Errno) {
                 guard let data = try? encoder.encode(index) else { throw Errno.invalidArgument }
-                try AtomicFile.write(data, named: "index.json", in: folder, permissions: [.ownerReadWrite, .groupRead, .otherRead])
+                try AtomicFile.write(data, named: "index.json", in: folder.rawValue, permissions: [.ownerReadWrite, .groupRead, .otherRead])
                 return removed
             } catch {
                 guard error == .noSpace || error == .diskQuotaExceeded, let last = index.frames.popLast() else {
                     Scan.fail("record: cannot write \(directory)/index.json: \(error.description)")
                     throw ExitCode(1)
                 }
-                unlinkat(folder, last.file, 0)
+                try? FileSystem.remove(last.file, in: folder)
                 removed += 1
             }
         }
@@ -174,9 +167,7 @@ struct DiskBudget {
         if used + bytes > maxBytes {
             return "the recording would exceed --max-megabytes \(maxBytes >> 20)"
         }
-        var info = statvfs()
-        guard statvfs(directory, &info) == 0 else { return "cannot read the free space of \(directory)" }
-        let free = Int64(info.f_bavail) * Int64(info.f_frsize)
+        guard let free = try? FileSystem.availableBytes(at: directory) else { return "cannot read the free space of \(directory)" }
         if free - bytes < keepFreeBytes {
             return "\(directory) has \(free >> 20) MiB free and must keep \(keepFreeBytes >> 20) MiB free (--keep-free-megabytes)"
         }

@@ -2,7 +2,6 @@ import ArgumentParser
 import ConfigFile
 import Daemon
 import FoundationEssentials
-import Glibc
 import Logging
 import ScannerProtocol
 
@@ -10,11 +9,13 @@ import ScannerProtocol
 struct Run: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run the scanner daemon: capture, decode, and deliver reads on the UNIX socket.",
-        discussion: "SIGTERM/SIGINT stop it cleanly; SIGHUP re-reads the config file (a bad file is logged and the running config kept)."
+        discussion: """
+            Without the default config file, it runs on built-in defaults. SIGTERM/SIGINT stop it cleanly; SIGHUP re-reads \
+            the config file (a bad file is logged and the running config kept).
+            """
     )
 
-    @Option(help: "The config file; a missing default file means built-in defaults.")
-    var config = ConfigFile.defaultPath
+    @OptionGroup var configFile: ConfigOption
 
     @Option(help: "Override camera.device: a path, auto, libcamera[:ID], or replay:DIR.")
     var device: String?
@@ -41,10 +42,11 @@ struct Run: AsyncParsableCommand {
         let logger = Logger(label: "kiosk-scanner")
         let overrides = Overrides(device: device, socket: socket)
         var settings: ScannerConfig
+        let config = configFile.config
         var path: String? = config
         do {
             settings = try ConfigFile.load(path: config)
-        } catch let error where error.line == nil && config == ConfigFile.defaultPath && !FileManager.default.fileExists(atPath: config) {
+        } catch let error where error.line == nil && configFile.isMissingDefault {
             logger.notice("no \(config): running on built-in defaults")
             settings = ScannerConfig()
             path = nil

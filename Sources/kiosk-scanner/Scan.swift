@@ -4,10 +4,11 @@ import ConfigFile
 import Daemon
 import Decoding
 import FoundationEssentials
-import Glibc
 import ImageFiles
 import Imaging
+import Platform
 import ReadPipeline
+import SystemPackage
 
 /// `kiosk-scanner scan FILE...`: decodes image files the way the daemon decodes frames.
 struct Scan: ParsableCommand {
@@ -129,7 +130,7 @@ struct Scan: ParsableCommand {
     /// retitle the window; for a pipe or a file, as it is. A JSON line stays JSON: JSONEncoder
     /// escapes C0 but writes DEL and C1 (U+009B is CSI) as they are, so those become `\u007f`.
     static func forTerminal(_ line: String, json: Bool) -> String {
-        guard isatty(STDOUT_FILENO) == 1 else { return line }
+        guard FileDescriptor.standardOutput.isTerminal else { return line }
         guard json else { return ControlCharacters.escape.apply(to: line) }
         var escaped = ""
         for scalar in line.unicodeScalars {
@@ -144,7 +145,7 @@ struct Scan: ParsableCommand {
     }
 
     static func fail(_ message: String) {
-        writeLine("kiosk-scanner: \(message)", to: STDERR_FILENO)
+        writeLine("kiosk-scanner: \(message)", to: .standardError)
     }
 }
 

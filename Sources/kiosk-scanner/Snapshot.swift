@@ -1,11 +1,9 @@
 import ArgumentParser
 import Daemon
 import FoundationEssentials
-import Glibc
 import ImageFiles
 import Platform
 import ScannerProtocol
-import SystemPackage
 
 /// `kiosk-scanner snapshot`: the running daemon's current view, for aiming the camera and setting the viewport.
 struct Snapshot: ParsableCommand {
@@ -18,15 +16,10 @@ struct Snapshot: ParsableCommand {
     @Option(help: "The PNG file to write.")
     var out = "snapshot.png"
 
-    @Option(help: "The socket path.")
-    var socket = SocketConfig().path
+    @OptionGroup var daemon: DaemonSocket
 
     func run() throws {
-        guard let connection = SocketLines(path: socket) else {
-            Scan.fail("cannot connect to \(socket): \(Errno(rawValue: errno).description); is the daemon running?")
-            throw ExitCode(2)
-        }
-        connection.declareTool()
+        let connection = try daemon.connectAsTool()
         connection.send("snapshot")
         while let event = connection.nextEvent() {
             guard event.envelope.type == "reply", event.envelope.command == "snapshot" else { continue }
@@ -57,7 +50,7 @@ struct Snapshot: ParsableCommand {
             for code in codes { print(Scan.forTerminal("  \(code.label)", json: false)) }
             return
         }
-        Scan.fail("\(socket) closed without a snapshot reply")
+        Scan.fail("\(daemon.socket) closed without a snapshot reply")
         throw ExitCode(2)
     }
 }

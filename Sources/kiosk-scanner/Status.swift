@@ -1,9 +1,7 @@
 import ArgumentParser
 import Codes
 import FoundationEssentials
-import Glibc
 import ScannerProtocol
-import SystemPackage
 
 /// `kiosk-scanner status`: what the running daemon is doing, from its `status` command.
 struct Status: ParsableCommand {
@@ -11,8 +9,7 @@ struct Status: ParsableCommand {
         abstract: "Show the running daemon's camera, torch, mode, clients, decode times and counters."
     )
 
-    @Option(help: "The socket path.")
-    var socket = SocketConfig().path
+    @OptionGroup var daemon: DaemonSocket
 
     @Flag(help: "Print the status object as JSON.")
     var json = false
@@ -24,18 +21,14 @@ struct Status: ParsableCommand {
     var timeout = 5.0
 
     func run() throws {
-        guard let connection = SocketLines(path: socket, timeout: timeout) else {
-            Scan.fail("cannot connect to \(socket): \(Errno(rawValue: errno).description); is the daemon running?")
-            throw ExitCode(2)
-        }
-        connection.declareTool()
+        let connection = try daemon.connectAsTool(timeout: timeout)
         connection.send(prometheus ? "metrics" : "status")
         while let line = connection.next() {
             let text = String(decoding: line, as: UTF8.self)
             // A plain-format socket answers `status` with one "ok key=value ..." line.
             if !prometheus, text.hasPrefix("ok camera=") {
                 guard !json else {
-                    Scan.fail("\(socket) is a plain-format socket, which has no JSON status (socket.format: json): \(text)")
+                    Scan.fail("\(daemon.socket) is a plain-format socket, which has no JSON status (socket.format: json): \(text)")
                     throw ExitCode(2)
                 }
                 print(text.dropFirst(3))
@@ -64,10 +57,10 @@ struct Status: ParsableCommand {
             return
         }
         if connection.timedOut {
-            Scan.fail("no reply from the daemon on \(socket) within \(timeout) s")
+            Scan.fail("no reply from the daemon on \(daemon.socket) within \(timeout) s")
             throw ExitCode(2)
         }
-        Scan.fail("\(socket) closed without a reply")
+        Scan.fail("\(daemon.socket) closed without a reply")
         throw ExitCode(2)
     }
 

@@ -12,8 +12,7 @@ import Testing
     let directory: String
 
     init() throws {
-        directory = NSTemporaryDirectory() + "atomic-file-\(getpid())-\(UUID().uuidString.prefix(8))"
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        directory = try scratchDirectory("atomic-file")
     }
 
     func names() -> [String] { ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).sorted() }
