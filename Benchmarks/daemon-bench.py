@@ -92,7 +92,8 @@ class Reader:
             conf = os.path.join(self.work, "bench.conf")
             with open(conf, "w") as f:
                 f.write(f'camera:\n  device: "{self.node}"\nsocket:\n  format: plain\n  path: {sock_path}\n')
-                if self.args.ack:
+                # gate-bench and order-symbols make their own arguments, without --ack.
+                if getattr(self.args, "ack", False):
                     f.write("  acknowledge: required\n")
                 f.write(self.args.extra_config.replace("\\n", "\n"))
             self.process = subprocess.Popen(
