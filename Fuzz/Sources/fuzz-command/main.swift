@@ -12,7 +12,7 @@ func fuzzCommand(_ bytes: UnsafeRawBufferPointer) {
         precondition(verb == command.name, "parsed '\(line)' as \(command)")
         if case .record(let seconds) = command { precondition(seconds > 0 && seconds <= Command.maxRecordSeconds) }
         // A nak's reason is what the daemon looks up as a feedback pattern's name.
-        if case .nak(_, let reason?) = command { precondition(GPIOConfig.isPatternName(reason), "parsed '\(line)' as \(command)") }
+        if case .nak(_, let reason?) = command { precondition(Command.isReason(reason), "parsed '\(line)' as \(command)") }
     case .failure(let error):
         precondition(!error.message.isEmpty)
     }
