@@ -211,7 +211,7 @@ if Context.environment["KIOSK_SCANNER_FUZZ"] != nil {
         ("fuzz-spool", ["Bridge"]),
         ("fuzz-hidpos", ["Keyboard"]),
         ("fuzz-image", ["ImageFiles", "Imaging"]),
-        ("fuzz-documents", ["Documents", "Codes"]),
+        ("fuzz-documents", ["Documents", "Codes", "Imaging"]),
     ]
     package.targets += fuzzTargets.map { .executableTarget(name: $0.name, dependencies: ["FuzzSupport"] + $0.dependencies, path: "Fuzz/Sources/\($0.name)") }
 }

@@ -2,6 +2,7 @@ import Codes
 import Documents
 import FoundationEssentials
 import FuzzSupport
+import Imaging
 
 /// A fixed day, so that a finding replays the same way on any date.
 let today = CalendarDate(year: 2026, month: 11, day: 25)
