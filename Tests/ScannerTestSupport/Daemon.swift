@@ -213,7 +213,7 @@ public final class SocketClient: @unchecked Sendable {
 }
 
 /// The emulated camera: a device node file whose content scripts the emulator (see
-/// Tests/Emulators/v4l2/README.md). Present = plugged.
+/// Tests/Emulators/libv4l2emu/README.md). Present = plugged.
 public struct EmulatedCamera: Sendable {
     public let node: String
     public let log: String
@@ -223,7 +223,7 @@ public struct EmulatedCamera: Sendable {
         log = "\(directory)/emu.log"
     }
 
-    /// The shared library, built by `make -C Tests/Emulators/v4l2` into .build/emulators.
+    /// The shared library, built by `make -C Tests/Emulators/libv4l2emu` into .build/emulators.
     public static var library: String {
         if let path = ProcessInfo.processInfo.environment["KSEMU_LIB"] { return path }
         return URL(fileURLWithPath: #filePath).deletingLastPathComponent()
