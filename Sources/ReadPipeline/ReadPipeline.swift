@@ -41,8 +41,8 @@ public struct ReadPipeline {
         gate = ChangeGate(config: config.gating.following(config.tracking))
         tracker = Tracker(config: config.tracking)
         pack = PackMerger(config: config.pack)
-        schedule = LookSchedule(passes: [])
-        (decoder, decoderError) = Self.makeDecoder(config.decoder)
+        let (decoder, error) = Self.makeDecoder(config.decoder)
+        (self.decoder, decoderError) = (decoder, error)
         schedule = LookSchedule(passes: decoder?.passes ?? [])
     }
 
