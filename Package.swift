@@ -103,11 +103,17 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // The config file, parsed with libyaml and assembled into the whole ScannerConfig.
+        // The config file's reading, shared by the daemon and its helper programs: libyaml, sections
+        // read key by key with FILE:LINE: KEY errors, and what the helpers read (the socket, mqtt).
+        .target(
+            name: "ConfigReading",
+            dependencies: ["ScannerProtocol", "CYAML", .product(name: "SystemPackage", package: "swift-system")]
+        ),
+        // The daemon's config file, assembled into the whole ScannerConfig.
         .target(
             name: "ConfigFile",
             dependencies: [
-                "Capture", "Codes", "Decoding", "Feedback", "Imaging", "Keyboard", "Outputs", "ReadPipeline", "ScannerProtocol", "CYAML",
+                "Capture", "Codes", "ConfigReading", "Decoding", "Feedback", "Imaging", "Keyboard", "Outputs", "ReadPipeline", "ScannerProtocol",
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
 
@@ -115,8 +121,8 @@ let package = Package(
         .target(
             name: "Daemon",
             dependencies: [
-                "Codes", "Imaging", "Platform", "ReadPipeline", "ScannerProtocol", "Capture", "Decoding", "ConfigFile", "Feedback", "Outputs",
-                .product(name: "Logging", package: "swift-log"),
+                "Codes", "Imaging", "Platform", "ReadPipeline", "ScannerProtocol", "Capture", "Decoding", "ConfigFile", "ConfigReading", "Feedback",
+                "Outputs", .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -129,14 +135,14 @@ let package = Package(
         .target(
             name: "Bridge",
             dependencies: [
-                "Codes", "ConfigFile", "Platform", "ScannerProtocol", "CMosquitto", .product(name: "Logging", package: "swift-log"),
+                "Codes", "ConfigReading", "Platform", "ScannerProtocol", "CMosquitto", .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]
         ),
         .executableTarget(
             name: "kiosk-scanner-mqtt",
             dependencies: [
-                "Bridge", "ConfigFile", "Platform", .product(name: "Logging", package: "swift-log"),
+                "Bridge", "ConfigReading", "Platform", .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
 
@@ -178,11 +184,12 @@ let package = Package(
         .testTarget(
             name: "ConfigFileTests",
             dependencies: [
-                "ConfigFile", "Capture", "Codes", "Decoding", "Documents", "Feedback", "Imaging", "Keyboard", "Outputs", "ReadPipeline",
-                "ScannerProtocol", "ScannerTestSupport",
+                "ConfigFile", "ConfigReading", "Capture", "Codes", "Decoding", "Documents", "Feedback", "Imaging", "Keyboard", "Outputs",
+                "ReadPipeline", "ScannerProtocol", "ScannerTestSupport",
             ]),
         .testTarget(name: "CLITests", dependencies: ["Codes", "ImageFiles", "Imaging", "Keyboard", "ScannerTestSupport"]),
-        .testTarget(name: "BridgeTests", dependencies: ["Bridge", "Codes", "ConfigFile", "Platform", "ScannerProtocol", "ScannerTestSupport"]),
+        .testTarget(
+            name: "BridgeTests", dependencies: ["Bridge", "Codes", "ConfigFile", "ConfigReading", "Platform", "ScannerProtocol", "ScannerTestSupport"]),
         .testTarget(
             name: "DaemonTests",
             dependencies: [

@@ -1,4 +1,4 @@
-import ConfigFile
+import ConfigReading
 import FoundationEssentials
 import SystemPackage
 
@@ -29,7 +29,7 @@ public struct MQTTSettings: Sendable {
     /// `PREFIX/DEVICE`: every topic of this scanner starts with it.
     public let base: String
 
-    public init(_ config: ScannerConfig, file: String) throws(BridgeError) {
+    public init(_ config: ClientConfig, file: String) throws(BridgeError) {
         let mqtt = config.mqtt
         guard let host = mqtt.host else { throw BridgeError("\(file): mqtt.host is not set: name the broker (e.g. mqtt: { host: broker.lan })") }
         self.host = host

@@ -1,5 +1,6 @@
 import Capture
 import Codes
+import ConfigReading
 import Decoding
 import Documents
 import Imaging
@@ -10,68 +11,16 @@ import SystemPackage
 /// Reads the YAML config file into a validated `ScannerConfig`.
 public enum ConfigFile {
     /// Where the daemon looks when no path is given.
-    public static let defaultPath = "/etc/kiosk-scanner/kiosk-scanner.conf"
+    public static let defaultPath = ConfigText.defaultPath
 
     /// Reads and validates the file at `path`.
     public static func load(path: String) throws(ConfigError) -> ScannerConfig {
-        // Non-blocking, so that a FIFO in the file's place cannot hold the reload; only a regular
-        // file is read (a directory would read as empty, that is as the defaults).
-        let file: FileDescriptor
-        do {
-            file = try FileDescriptor.open(path, .readOnly, options: [.nonBlocking, .closeOnExec])
-        } catch {
-            throw ConfigError(file: path, line: nil, key: nil, reason: "cannot read: \(error)")
-        }
-        defer { try? file.close() }
-        let status = try? file.stat()
-        guard let status, status.type == .regular else {
-            throw ConfigError(file: path, line: nil, key: nil, reason: "not a regular file (\(fileKind(status?.type)))")
-        }
-        guard status.size <= maxBytes else { throw ConfigError(file: path, line: nil, key: nil, reason: "file larger than 1 MiB") }
-        var bytes = [UInt8](repeating: 0, count: Int(status.size) + 1)
-        var count = 0
-        while count < bytes.count {
-            let read: Int
-            do {
-                read = try bytes[count...].withUnsafeMutableBytes { try file.read(into: $0) }
-            } catch {
-                throw ConfigError(file: path, line: nil, key: nil, reason: "cannot read: \(error)")
-            }
-            if read == 0 { break }
-            count += read
-        }
-        // One byte more than the size: a file that grew while read is still bounded.
-        guard count <= maxBytes else { throw ConfigError(file: path, line: nil, key: nil, reason: "file larger than 1 MiB") }
-        bytes.removeSubrange(count...)
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw ConfigError(file: path, line: nil, key: nil, reason: "not UTF-8 text")
-        }
-        return try parse(text, file: path)
-    }
-
-    /// The largest config file read.
-    static let maxBytes = 1 << 20
-
-    private static func fileKind(_ type: FileType?) -> String {
-        switch type {
-        case .directory: "a directory"
-        case .fifo: "a FIFO"
-        case .characterSpecial: "a character device"
-        case .blockSpecial: "a block device"
-        case .socket: "a socket"
-        default: "not a file"
-        }
+        try parse(try ConfigText.read(path: path), file: path)
     }
 
     /// Parses config text; `file` names it in errors.
     public static func parse(_ text: String, file: String) throws(ConfigError) -> ScannerConfig {
-        let root: YAMLNode?
-        do {
-            root = try YAML.compose(text)
-        } catch {
-            throw ConfigError(file: file, line: error.line, key: nil, reason: "YAML syntax: \(error.problem)")
-        }
-        var top = try Section(node: root, file: file, path: "", line: 1)
+        var top = try ConfigText.top(text, file: file)
         var config = ScannerConfig()
         var scanner = try top.section("scanner")
         try readScanner(&scanner, into: &config.scanner)
@@ -98,7 +47,7 @@ public enum ConfigFile {
         try readFeedback(&feedback, into: &config.gpio, acknowledge: config.socket.acknowledge)
         if let outputs = top.value("outputs") { config.outputs = try readOutputs(outputs, documents: config.pipeline.documents) }
         var mqtt = try top.section("mqtt")
-        try readMQTT(&mqtt, into: &config.mqtt)
+        config.mqtt = try MQTTConfig(&mqtt)
         try top.finish()
         return config
     }
@@ -220,12 +169,7 @@ public enum ConfigFile {
     }
 
     private static func readSocket(_ section: inout Section, into socket: inout SocketConfig, documents: DocumentsConfig) throws(ConfigError) {
-        if let value = section.value("path") {
-            socket.path = try value.string()
-            guard socket.path.hasPrefix("/"), socket.path.utf8.count < 108 else {
-                throw value.error("must be an absolute path shorter than 108 bytes")
-            }
-        }
+        if let value = section.value("path") { socket.path = try value.socketPath() }
         if let value = section.value("mode") {
             let text = try value.string()
             guard let mode = Int(text.hasPrefix("0o") ? String(text.dropFirst(2)) : text, radix: 8), (0...0o777).contains(mode) else {

@@ -1,4 +1,5 @@
 import Codes
+import ConfigReading
 import Documents
 import Outputs
 

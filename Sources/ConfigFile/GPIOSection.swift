@@ -1,4 +1,5 @@
 import Codes
+import ConfigReading
 import Feedback
 import ScannerProtocol
 

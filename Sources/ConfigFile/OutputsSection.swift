@@ -1,4 +1,5 @@
 import Codes
+import ConfigReading
 import Documents
 import Keyboard
 import Outputs
@@ -25,7 +26,7 @@ extension ConfigFile {
 
     private static func serial(_ section: inout Section, documents: DocumentsConfig) throws(ConfigError) -> OutputConfig {
         guard let device = section.value("device") else { throw section.error("a serial output needs device (e.g. /dev/ttyUSB0 or /dev/ttyGS0)") }
-        var serial = SerialConfig(device: try absolutePath(device))
+        var serial = SerialConfig(device: try device.absolutePath())
         if let value = section.value("baud") {
             serial.baud = try value.int(in: 50...4_000_000)
             guard SerialConfig.bauds.contains(serial.baud) else {
@@ -43,7 +44,7 @@ extension ConfigFile {
 
     private static func keyboard(_ section: inout Section, documents: DocumentsConfig) throws(ConfigError) -> OutputConfig {
         let backend = try section.value("backend")?.choice(KeyboardConfig.Backend.self) ?? .uinput
-        let device = try section.value("device").map { value throws(ConfigError) in try absolutePath(value) }
+        let device = try section.value("device").map { value throws(ConfigError) in try value.absolutePath() }
         var keyboard = KeyboardConfig(backend: backend, device: device ?? (backend == .uinput ? "/dev/uinput" : "/dev/hidg0"))
         let layoutValue = section.value("layout")
         if let layoutValue { keyboard.layout = try layoutValue.string() }
@@ -71,7 +72,7 @@ extension ConfigFile {
         guard let device = section.value("device") else {
             throw section.error("a hid-pos output needs device (the gadget's /dev/hidgN, as kiosk-scanner-gadget start prints it)")
         }
-        var pos = HIDPOSConfig(device: try absolutePath(device))
+        var pos = HIDPOSConfig(device: try device.absolutePath())
         if let value = section.value("host_control") { pos.hostControl = try value.bool() }
         // The AIM identifier has its own fields in the report: none in the data, and no terminator.
         var format = OutputFormat()
@@ -129,12 +130,6 @@ extension ConfigFile {
             throw value.error("bad escape (use \\r \\n \\t \\\\ \\xHH or <GS> <RS> <EOT> <ETX> <STX> <ESC>)")
         }
         return bytes
-    }
-
-    static func absolutePath(_ value: Value) throws(ConfigError) -> String {
-        let path = try value.string()
-        guard path.hasPrefix("/") else { throw value.error("must be an absolute path") }
-        return path
     }
 
     /// `ctrl+]`, `ctrl+shift+x`, `tab`, or `none`: modifiers, then a character as the host's

@@ -1,5 +1,6 @@
 import Capture
 import Codes
+import ConfigReading
 import Decoding
 import Documents
 import Feedback

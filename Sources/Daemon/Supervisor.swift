@@ -1,5 +1,6 @@
 import Codes
 import ConfigFile
+import ConfigReading
 import Feedback
 import FoundationEssentials
 import Imaging

@@ -1,5 +1,5 @@
 import Bridge
-import ConfigFile
+import ConfigReading
 import Logging
 import Platform
 import SystemPackage
@@ -15,7 +15,7 @@ func fail(_ text: String, status: Int32 = 2) -> Never {
 
 func main() {
     let usage = "usage: kiosk-scanner mqtt [--config FILE] [--log-level trace|debug|info|notice|warning|error]"
-    var configPath = ConfigFile.defaultPath
+    var configPath = ConfigText.defaultPath
     var level = Logger.Level.info
     var arguments = CommandLine.arguments.dropFirst()
     while let argument = arguments.popFirst() {
@@ -42,7 +42,7 @@ func main() {
     let logger = Logger(label: "kiosk-scanner-mqtt")
     let bridge: Bridge
     do {
-        let config = try ConfigFile.load(path: configPath)
+        let config = try ClientConfig.load(path: configPath)
         bridge = try Bridge(settings: MQTTSettings(config, file: configPath), logger: logger)
     } catch {
         fail("kiosk-scanner mqtt: \(error)")

@@ -1,5 +1,6 @@
 import Bridge
 import ConfigFile
+import ConfigReading
 import Testing
 
 @testable import Bridge

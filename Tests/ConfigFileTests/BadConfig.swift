@@ -1,4 +1,5 @@
 import ConfigFile
+import ConfigReading
 import Testing
 
 /// A config file the parser must refuse, and what its error must say: the line, the key, and a

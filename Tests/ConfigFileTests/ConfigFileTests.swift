@@ -1,5 +1,6 @@
 import Codes
 import ConfigFile
+import ConfigReading
 import Decoding
 import Feedback
 import Foundation

@@ -1,4 +1,5 @@
 import ConfigFile
+import ConfigReading
 import Testing
 
 /// `control_characters` on each output and on the socket, and its defaults.

@@ -1,4 +1,5 @@
 import ConfigFile
+import ConfigReading
 import Testing
 
 /// The `mqtt` section, which the bridge reads from the daemon's own config file.

@@ -68,6 +68,19 @@ import Testing
         return text.split(separator: "\n").first { $0.hasPrefix("kiosk_scanner_mqtt_\(name) ") }.flatMap { Int($0.split(separator: " ").last!) }
     }
 
+    /// The bridge reads only its own sections of the config, so it links none of the libraries the
+    /// daemon needs for the camera, the decoders, GPIO and image files: a bridge on a broker's
+    /// host costs a few MiB, not the daemon's.
+    @Test func theBridgeLinksNoneOfTheDaemonsLibraries() throws {
+        let needed = try Tool.run("readelf", ["-d", Self.bridgeBinary]).stdout.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+        #expect(needed.contains { $0.contains("libmosquitto") } && needed.contains { $0.contains("libyaml") })
+        for library in ["libzbar", "libv4l2", "libgpiod", "libturbojpeg", "libpng", "libxkbcommon", "libzxing"] {
+            #expect(!needed.contains { $0.contains(library) }, "the bridge links \(library)")
+        }
+        let daemon = try Tool.run("readelf", ["-d", Tool.scannerBinary]).stdout
+        #expect(daemon.contains("libzbar"), "the check would see a library the daemon links")
+    }
+
     @Test func everyReadArrivesOnceWithRetainedStateAndAWillThatSaysOffline() throws {
         let broker = try Broker(start: false)
         let daemon = try daemon()

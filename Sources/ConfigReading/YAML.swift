@@ -1,15 +1,14 @@
 import CYAML
-import Codes
 
 /// A YAML document as the config reader needs it: mappings, sequences and scalars, each with the
 /// line it starts on. Composed from libyaml's parser events; anchors and aliases are resolved.
-indirect enum YAMLNode {
+package indirect enum YAMLNode {
     case scalar(YAMLScalar)
     case mapping([(key: YAMLNode, value: YAMLNode)], line: Int)
     case sequence([YAMLNode], line: Int)
 
     /// 1-based line where the node starts.
-    var line: Int {
+    package var line: Int {
         switch self {
         case .scalar(let scalar): scalar.line
         case .mapping(_, let line), .sequence(_, let line): line
@@ -17,25 +16,25 @@ indirect enum YAMLNode {
     }
 }
 
-struct YAMLScalar {
-    let string: String
+package struct YAMLScalar {
+    package let string: String
     /// Written without quotes or block indicators: only such a scalar is a number, a bool or null.
-    let isPlain: Bool
-    let line: Int
+    package let isPlain: Bool
+    package let line: Int
 
     /// YAML 1.1's null: empty, `~` or `null`, unquoted.
-    var isNull: Bool { isPlain && ["", "~", "null", "Null", "NULL"].contains(string) }
+    package var isNull: Bool { isPlain && ["", "~", "null", "Null", "NULL"].contains(string) }
 }
 
 /// A document libyaml could not parse, with where it stopped.
-struct YAMLError: Error {
-    let line: Int?
-    let problem: String
+package struct YAMLError: Error {
+    package let line: Int?
+    package let problem: String
 }
 
-enum YAML {
+package enum YAML {
     /// The document's root node, or nil for an empty document.
-    static func compose(_ text: String) throws(YAMLError) -> YAMLNode? {
+    package static func compose(_ text: String) throws(YAMLError) -> YAMLNode? {
         var parser = yaml_parser_t()
         guard yaml_parser_initialize(&parser) != 0 else { throw YAMLError(line: nil, problem: "libyaml could not allocate a parser") }
         defer { yaml_parser_delete(&parser) }

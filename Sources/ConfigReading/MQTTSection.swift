@@ -1,6 +1,8 @@
 /// The `mqtt` section: the bridge's broker, identity, topics, TLS and spool.
-extension ConfigFile {
-    static func readMQTT(_ section: inout Section, into mqtt: inout MQTTConfig) throws(ConfigError) {
+extension MQTTConfig {
+    /// Reads the `mqtt` section; every key it does not know is an error.
+    package init(_ section: inout Section) throws(ConfigError) {
+        var mqtt = MQTTConfig()
         if let value = section.value("host") {
             let host = try value.string()
             guard !host.isEmpty, !host.contains(" "), !host.contains("/") else { throw value.error("expected a host name or address, e.g. broker.lan") }
@@ -21,10 +23,10 @@ extension ConfigFile {
         }
         if let value = section.value("qos") { mqtt.qos = try value.int(in: 0...1) }
         if let value = section.value("username") { mqtt.username = try value.string() }
-        if let value = section.value("password_file") { mqtt.passwordFile = try absolutePath(value) }
-        if let value = section.value("ca_file") { mqtt.caFile = try absolutePath(value) }
-        if let value = section.value("cert_file") { mqtt.certFile = try absolutePath(value) }
-        if let value = section.value("key_file") { mqtt.keyFile = try absolutePath(value) }
+        if let value = section.value("password_file") { mqtt.passwordFile = try value.absolutePath() }
+        if let value = section.value("ca_file") { mqtt.caFile = try value.absolutePath() }
+        if let value = section.value("cert_file") { mqtt.certFile = try value.absolutePath() }
+        if let value = section.value("key_file") { mqtt.keyFile = try value.absolutePath() }
         if (mqtt.certFile == nil) != (mqtt.keyFile == nil) {
             throw section.error("cert_file and key_file go together (a client certificate and its key)")
         }
@@ -42,10 +44,11 @@ extension ConfigFile {
             mqtt.commands = commands
         }
         if let value = section.value("home_assistant") { mqtt.homeAssistant = try value.bool() }
-        if let value = section.value("spool_dir") { mqtt.spoolDirectory = try absolutePath(value) }
+        if let value = section.value("spool_dir") { mqtt.spoolDirectory = try value.absolutePath() }
         if let value = section.value("spool_size") { mqtt.spoolBytes = try value.int(in: 4096...(1 << 30)) }
         if let value = section.value("metrics_textfile") { mqtt.metricsTextfile = try value.textfilePath() }
         try section.finish()
+        self = mqtt
     }
 
     /// Whether `text` can stand as one level of an MQTT topic.

@@ -1,5 +1,3 @@
-import Codes
-
 /// A config file problem, naming the file, the line and the key, as `FILE:LINE: KEY: REASON`.
 public struct ConfigError: Error, Hashable, CustomStringConvertible {
     public let file: String
