@@ -148,6 +148,8 @@ public final class CaptureLoop: Sendable {
         var lastTrim = lastFrameTime
         let cameraConfig = session.config.camera
         var skipped = 0
+        // The codes of the last decoded frame: a frame the gate skips shows the same scene.
+        var lastDecoded: [Symbol] = []
         session.pipeline.newStream()
         // Reads waiting for their pack's other codes are not lost with the camera.
         defer { _ = deliver(session.pipeline.flush(), session: &session) }
@@ -195,8 +197,13 @@ public final class CaptureLoop: Sendable {
             // The time a decode took, on the real clock whatever the loop's clock is.
             let started = Instant.now()
             let outcome = session.pipeline.process(frame, at: now, scanning: scanning)
+            if let symbols = outcome.symbols { lastDecoded = symbols }
             let reads = count(outcome, of: frame, decodeStarted: started, session: &session)
-            if tap.wanted { offer(frame, symbols: outcome.symbols, reads: reads, session: session) }
+            if tap.wanted {
+                offer(
+                    frame, symbols: outcome.symbols, inView: outcome.gated ? lastDecoded : [], reads: reads, paused: state.snapshot.paused,
+                    session: session)
+            }
         }
     }
 
@@ -242,9 +249,11 @@ public final class CaptureLoop: Sendable {
         return reads
     }
 
-    /// Copies the frame for the clients waiting for one (snapshot, record). A snapshot's frame is
-    /// decoded even when gating or a pause skipped it, so that it shows what is in view.
-    private func offer(_ frame: Frame, symbols decoded: [Symbol]?, reads: [Read], session: Session) {
+    /// Copies the frame for the clients waiting for one (snapshot, record, watch). A snapshot's frame
+    /// is decoded even when gating or a pause skipped it, so that it shows what is in view; the
+    /// others get what the pipeline's look found, or for a frame the gate skipped, `inView` (the
+    /// codes of the last decoded frame, the same scene), and no frame is decoded for them.
+    private func offer(_ frame: Frame, symbols decoded: [Symbol]?, inView: [Symbol], reads: [Read], paused: Bool, session: Session) {
         var symbols = decoded
         // With two libraries taking frames in turn (engine both), this frame's look saw only its
         // library's codes: a snapshot gets every look, as a still image.
@@ -252,7 +261,7 @@ public final class CaptureLoop: Sendable {
             symbols = session.pipeline.stillSymbols(in: frame)
         }
         let viewport = session.config.pipeline.viewport.pixels(in: frame.size)
-        tap.offer(now: environment.now().nanoseconds) {
+        tap.offer(now: environment.now().nanoseconds, paused: paused) {
             var luma = [UInt8](repeating: 0, count: frame.width * frame.height)
             luma.withUnsafeMutableBytes { out in
                 for row in 0..<frame.height {
@@ -262,7 +271,7 @@ public final class CaptureLoop: Sendable {
             }
             return TappedFrame(
                 width: frame.width, height: frame.height, sequence: frame.sequence, timestamp: frame.timestamp, luma: luma,
-                viewport: viewport, symbols: (symbols ?? []).map { session.pipeline.read($0, in: frame) }, reads: reads)
+                viewport: viewport, symbols: (symbols ?? inView).map { session.pipeline.read($0, in: frame) }, reads: reads)
         }
     }
 

@@ -130,7 +130,7 @@ extension Delivery {
     /// How long one frame line may take to reach a client.
     static var frameWriteTimeout: TimeAmount { .seconds(10) }
 
-    /// Asks the capture loop for frames for `id`. A snapshot is answered with its frame (or an
+    /// Asks the capture loop for frames for `id` (a snapshot or a recording). A snapshot is answered with its frame (or an
     /// error after `snapshotTimeout`); a recording is answered at once, then sends `frame` events and
     /// ends with `record-end`. Frame lines are JSON in either socket format: only our tools ask for them.
     private func requestFrames(_ kind: FrameTap.Kind, seconds: Double, for id: Int) {
@@ -146,16 +146,17 @@ extension Delivery {
         let busy = Atomic<Bool>(false)
         // The capture thread hands frames over: they cross to the loop, where the client is.
         let bound = NIOLoopBound(self, eventLoop: eventLoop)
-        let take: @Sendable (TappedFrame) -> Bool = { frame in
+        let take: @Sendable (() -> TappedFrame) -> Bool = { make in
             // One frame in flight per client: a client that cannot keep up misses frames, it is not queued for.
             guard busy.compareExchange(expected: false, desired: true, ordering: .acquiring).exchanged else { return false }
+            let frame = make()
             bound.eventLoop.execute {
                 let delivery = bound.value
                 let line: String
                 switch kind {
                 case .snapshot:
                     line = Event.withLuma(Event.reply("snapshot", ok: true, frame: FrameEvent(frame), encoder: delivery.encoder), frame.luma)
-                case .record: line = Event.frame(FrameEvent(frame), luma: frame.luma, encoder: delivery.encoder)
+                case .record, .watch: line = Event.frame(FrameEvent(frame), luma: frame.luma, encoder: delivery.encoder)
                 }
                 delivery.writeFrame(line, to: id) { busy.store(false, ordering: .releasing) }
             }
@@ -180,6 +181,8 @@ extension Delivery {
                 // Only this recording: a snapshot asked for since must still get its own reply.
                 if tap.remove(id: id, token: token) { end(0) }
             }
+        case .watch:
+            preconditionFailure("a watch makes its own views, not frame lines")
         }
     }
 

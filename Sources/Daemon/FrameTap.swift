@@ -5,8 +5,8 @@ import Imaging
 import Outputs
 import Synchronization
 
-/// One frame copied out of the capture loop for a client: the `snapshot` reply, or one frame of a
-/// `record` session, with what the scanner made of it.
+/// One frame copied out of the capture loop for a client: the `snapshot` reply, one frame of a
+/// `record` session, or a `watch`'s view, with what the scanner made of it.
 public struct TappedFrame: Sendable {
     public let width: Int
     public let height: Int
@@ -17,14 +17,16 @@ public struct TappedFrame: Sendable {
     public let luma: [UInt8]
     /// The viewport in pixels of this frame.
     public let viewport: PixelRect
-    /// Codes found in the viewport of this frame (snapshot: decoded for the purpose; record: empty).
+    /// Codes found in the viewport of this frame (snapshot: decoded for the purpose; record and
+    /// watch: what the pipeline's look at this frame found, or for a frame the change gate skipped,
+    /// what the last decoded frame of the same scene held).
     public let symbols: [Read]
     /// Reads the scanner delivered from this frame.
     public let reads: [Read]
 }
 
 /// Frames wanted by clients. The capture loop asks `wanted` once per frame (an atomic load) and
-/// copies a frame only while someone waits for one, so the frame path stays copy-free otherwise.
+/// copies a frame only when a client takes it, so the frame path stays copy-free otherwise.
 final class FrameTap: Sendable {
     /// What a client asked for.
     enum Kind: Sendable {
@@ -32,17 +34,23 @@ final class FrameTap: Sendable {
         case snapshot
         /// Every frame until `until` (CLOCK_MONOTONIC ns); a frame the client is still busy with is skipped.
         case record(until: UInt64)
+        /// A frame every `interval` ns at most, until removed, except while scanning is paused; a
+        /// frame due while the client is still busy with the last one is skipped.
+        case watch(interval: UInt64)
     }
 
     private struct Request {
         let kind: Kind
-        /// Takes a frame; returns false when the client could not take it (still sending the last one).
-        let take: @Sendable (TappedFrame) -> Bool
+        /// Takes a frame, made by calling its argument (the copy is made only then); returns false
+        /// when the client could not take it (still sending the last one).
+        let take: @Sendable (_ frame: () -> TappedFrame) -> Bool
         /// Ends the request: the recording time is up (snapshot requests end at their frame).
         let end: @Sendable (_ skipped: Int) -> Void
         /// Tells this request from a later one of the same client.
         let token: UInt64
         var skipped = 0
+        /// A watch's next frame is due at this CLOCK_MONOTONIC ns.
+        var due: UInt64 = 0
     }
 
     private let requests = Mutex<[Int: Request]>([:])
@@ -59,7 +67,7 @@ final class FrameTap: Sendable {
 
     /// Adds a request for client `id`; the token removes this request only, never a later one.
     @discardableResult
-    func add(id: Int, kind: Kind, take: @escaping @Sendable (TappedFrame) -> Bool, end: @escaping @Sendable (Int) -> Void) -> UInt64 {
+    func add(id: Int, kind: Kind, take: @escaping @Sendable (() -> TappedFrame) -> Bool, end: @escaping @Sendable (Int) -> Void) -> UInt64 {
         let token = tokens.add(1, ordering: .relaxed).newValue
         requests.withLock {
             $0[id] = Request(kind: kind, take: take, end: end, token: token)
@@ -95,9 +103,14 @@ final class FrameTap: Sendable {
         }
     }
 
-    /// Hands `frame` to every request; `make` builds the copy once, only if someone takes it.
-    func offer(now: UInt64, make: () -> TappedFrame) {
+    /// Hands a frame to every request that is due one; `make` builds the copy once, only if
+    /// someone takes it. While scanning is `paused`, watches get none.
+    func offer(now: UInt64, paused: Bool, make: () -> TappedFrame) {
         var frame: TappedFrame?
+        func shared() -> TappedFrame {
+            if frame == nil { frame = make() }
+            return frame!
+        }
         var finished: [(Request, Int)] = []
         requests.withLock { all in
             for (id, var request) in all {
@@ -106,8 +119,13 @@ final class FrameTap: Sendable {
                     finished.append((request, request.skipped))
                     continue
                 }
-                if frame == nil { frame = make() }
-                if !request.take(frame!) {
+                if case .watch(let interval) = request.kind {
+                    guard !paused, now >= request.due else { continue }
+                    // Keeps the pace on average; after a pause, or a camera that stalled, it starts afresh.
+                    request.due = request.due &+ interval > now ? request.due &+ interval : now &+ interval
+                    all[id] = request
+                }
+                if !request.take(shared) {
                     request.skipped += 1
                     all[id] = request
                 } else if case .snapshot = request.kind {
