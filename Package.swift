@@ -122,7 +122,7 @@ let package = Package(
             name: "Daemon",
             dependencies: [
                 "Codes", "Imaging", "Platform", "ReadPipeline", "ScannerProtocol", "Capture", "Decoding", "ConfigFile", "ConfigReading", "Feedback",
-                "Outputs", .product(name: "Logging", package: "swift-log"),
+                "Outputs", "ImageFiles", .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -24,6 +24,10 @@ extension Delivery {
         let mayControl: Bool
         let mayConsume: Bool
         var role: Role
+        /// It sent `subscribe` (and not `unsubscribe` since): it consumes scans even while it watches.
+        var subscribed = false
+        /// Its `watch`, while one runs.
+        var watch: Watch?
         /// False once it let a read go unread (or unacked) past the timeout: no read is written to it
         /// until it reads (or acks) again.
         var consuming = true
@@ -31,7 +35,7 @@ extension Delivery {
         var awaiting: [Awaiting] = []
         /// Bytes handed to the channel whose write has not completed.
         var queued = 0
-        /// Frame lines (snapshot, record) being written: such a client is not cut off for their size.
+        /// Frame lines (snapshot, record, view) being written: such a client is not cut off for their size.
         var bulkWrites = 0
 
         /// Whether reads are written to it now.
@@ -108,6 +112,7 @@ extension Delivery {
     func disconnect(_ id: Int, reason: String) {
         eventLoop.preconditionInEventLoop()
         tap.remove(id: id)
+        if clients[id]?.watch != nil { endWatch(id, reason: reason) }
         guard let client = clients.removeValue(forKey: id) else { return }
         queuedTotal -= client.queued
         counters.update { $0.clients = clients.count }
@@ -150,12 +155,17 @@ extension Delivery {
         resume(id)
     }
 
-    /// Keeps the unread counts and deadlines checked while a read awaits an answer.
+    /// Keeps the unread counts and deadlines checked while a read awaits an answer, or a watcher's
+    /// view is unread.
     func scheduleTick() {
-        // The peer usually reads within a millisecond; a consumer that stopped reading is checked less often.
-        let eager = clients.values.contains { $0.consuming && !$0.awaiting.isEmpty } || pending.values.contains { $0.state == .inFlight }
-        guard eager || clients.values.contains(where: { !$0.awaiting.isEmpty }) else { return }
-        let due = eventLoop.now + (eager ? .milliseconds(5) : .milliseconds(100))
+        // The peer usually reads within a millisecond; a consumer that stopped reading, or a watcher
+        // that has not read its view for a while, is checked less often.
+        let now = eventLoop.now
+        let eager =
+            clients.values.contains { $0.consuming && !$0.awaiting.isEmpty } || pending.values.contains { $0.state == .inFlight }
+            || clients.values.contains { $0.watch?.unreadSince.map { now - $0 < Self.eagerViewCheck } ?? false }
+        guard eager || clients.values.contains(where: { !$0.awaiting.isEmpty || $0.watch?.unreadSince != nil }) else { return }
+        let due = now + (eager ? .milliseconds(5) : .milliseconds(100))
         if let tick {
             guard due < tick.deadline else { return }
             tick.task.cancel()
@@ -171,7 +181,7 @@ extension Delivery {
 
     /// What the unread counts and the clock say: reads a consumer has read are delivered; a consumer
     /// with a read unanswered past the timeout takes no more reads; a read no holder answered in time
-    /// is held again.
+    /// is held again; a watcher that read its view gets the next.
     func check() {
         let now = eventLoop.now
         for id in clients.keys.sorted() {
@@ -190,6 +200,7 @@ extension Delivery {
         for seq in pending.keys.sorted() {
             if let deadline = pending[seq]?.deadline, pending[seq]?.state == .inFlight, deadline <= now { timedOut(seq) }
         }
+        for id in clients.keys.sorted() where clients[id]?.watch?.unreadSince != nil { checkView(id) }
     }
 
     // MARK: Writes

@@ -19,6 +19,8 @@ extension Delivery {
         {
             caughtUp(id)
         }
+        // So may a watcher: its next view need not wait for the next check.
+        checkView(id)
         guard let line else { return send(errorReply("line longer than \(Command.maxLineBytes) bytes"), to: id) }
         let command: Command
         switch Command.parse(String(line)) {
@@ -37,6 +39,7 @@ extension Delivery {
                 return send(errorReply(access.consumeRefusal, command: command.name), to: id)
             }
             send(config.format == .plain ? "ok" : Event.reply("subscribe", ok: true, encoder: encoder), to: id)
+            clients[id]?.subscribed = true
             becomeConsumer(id)
         case .ack(let seq), .nak(let seq, _):
             switch answered(seq, by: id) {
@@ -57,6 +60,7 @@ extension Delivery {
             resume(id)
         case .unsubscribe:
             clients[id]?.role = .control
+            clients[id]?.subscribed = false
             send(config.format == .plain ? "ok" : Event.reply("unsubscribe", ok: true, encoder: encoder), to: id)
         case .status:
             send(statusReply(), to: id)
@@ -64,8 +68,12 @@ extension Delivery {
             let text = Metrics.prometheus(counters.snapshot, target.snapshot, outputs: target.outputHealth)
             // Plain: the exposition's lines, then the reply line; JSON: the text in one field.
             send(config.format == .plain ? text + "ok" : Event.reply("metrics", ok: true, metrics: text, encoder: encoder), to: id)
+        case .watch(let fps, let width):
+            watch(id, fps: fps, width: width)
+        case .unwatch:
+            unwatch(id)
         case .snapshot, .record:
-            if let refusal = imageRefusal(for: command, from: id) { return send(errorReply(refusal, command: command.name), to: id) }
+            if let refusal = imageRefusal(for: command.name, from: id) { return send(errorReply(refusal, command: command.name), to: id) }
             if case .record(let seconds) = command {
                 requestFrames(.record(until: MonotonicClock.nanoseconds() &+ Self.nanoseconds(seconds)), seconds: seconds, for: id)
             } else {
@@ -84,11 +92,11 @@ extension Delivery {
         if config.format == .plain {
             let counts = counters.snapshot
             return
-                "ok camera=\(snapshot.camera.state.rawValue) torch=\(snapshot.torch ? "on" : "off") mode=\(snapshot.mode.rawValue) paused=\(snapshot.paused) reads=\(counts.reads) clients=\(clients.count)"
+                "ok camera=\(snapshot.camera.state.rawValue) torch=\(snapshot.torch ? "on" : "off") mode=\(snapshot.mode.rawValue) paused=\(snapshot.paused) reads=\(counts.reads) clients=\(clients.count) watchers=\(watcherCount)"
         }
         let status = StatusReply(
             state: StateEvent(snapshot), counters: counters.snapshot, clients: clients.count, held: held.count, awaiting: awaitingCount,
-            outputs: target.outputHealth, bootID: Self.bootID)
+            watchers: watcherCount, outputs: target.outputHealth, bootID: Self.bootID)
         return Event.reply("status", ok: true, status: status, encoder: encoder)
     }
 
@@ -111,12 +119,13 @@ extension Delivery {
     /// This daemon's run, for `status` (`StatusReply.bootID`).
     static let bootID = UUID().uuidString.lowercased()
 
-    /// Why camera images are refused to `id` now, if they are; logs the access when they are not.
-    private func imageRefusal(for command: Command, from id: Int) -> String? {
+    /// Why camera images are refused to `id` now, if they are; logs the access (`what` was asked)
+    /// when they are not.
+    func imageRefusal(for what: String, from id: Int) -> String? {
         guard config.images else { return "camera images are turned off (socket.images: false)" }
         guard !target.snapshot.paused else { return "camera images are refused while scanning is paused" }
         let peer = clients[id]?.peer?.description ?? "unknown peer"
-        logger.notice("client \(id) (\(peer)) takes camera images: \(command.name)")
+        logger.notice("client \(id) (\(peer)) takes camera images: \(what)")
         return nil
     }
 
@@ -141,7 +150,7 @@ extension Delivery {
         }
         // Asked without removing: a second request must not cancel the first, which is still owed its reply.
         guard clients[id]?.bulkWrites == 0, !tap.contains(id: id) else {
-            return send(errorReply("a snapshot or recording is already running on this connection", command: name), to: id)
+            return send(errorReply(Self.framesBusy, command: name), to: id)
         }
         let busy = Atomic<Bool>(false)
         // The capture thread hands frames over: they cross to the loop, where the client is.
@@ -186,8 +195,11 @@ extension Delivery {
         }
     }
 
+    /// What a second snapshot, recording or watch on one connection is told.
+    static let framesBusy = "a snapshot, recording or watch is already running on this connection"
+
     /// Writes one frame line; a client that stops reading in the middle of a frame is cut off.
-    private func writeFrame(_ line: String, to id: Int, done: @escaping @Sendable () -> Void) {
+    func writeFrame(_ line: String, to id: Int, done: @escaping () -> Void) {
         guard clients[id] != nil else { return done() }
         let deadline = eventLoop.assumeIsolated().scheduleTask(in: Self.frameWriteTimeout) { [self] in
             cutOff(id, reason: "not reading: a frame line unsent after \(Self.frameWriteTimeout.nanoseconds / 1_000_000_000) s")
@@ -207,8 +219,8 @@ extension Command {
     /// show camera images.
     var needsControl: Bool {
         switch self {
-        case .pause, .resume, .trigger, .torch, .beep, .snapshot, .record: true
-        case .status, .metrics, .subscribe, .unsubscribe, .ack, .nak: false
+        case .pause, .resume, .trigger, .torch, .beep, .snapshot, .record, .watch: true
+        case .status, .metrics, .subscribe, .unsubscribe, .ack, .nak, .unwatch: false
         }
     }
 }

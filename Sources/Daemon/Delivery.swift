@@ -122,6 +122,7 @@ final class Delivery {
             counters.update { $0.dropped["rule", default: 0] += 1 }
             logger.info("read sent as nothing by a formatting rule", metadata: ["seq": "\(seq)", "symbology": "\(read.symbology)"])
             settle(seq, .filtered)
+            tellWatchers(read, .dropped, reason: "rule")
         } else {
             route(seq)
         }
@@ -144,7 +145,7 @@ final class Delivery {
         let writable = targets.filter(isWritable)
         guard !writable.isEmpty else {
             guard entry.holders.isEmpty else { return }
-            return targets.isEmpty ? hold(seq) : drop(seq, reason: "clients-stalled")
+            return targets.isEmpty ? hold(seq, reason: "no-client") : drop(seq, reason: "clients-stalled")
         }
         if entry.state == .held { held.removeAll { $0 == seq } }
         pending[seq]!.state = .inFlight
@@ -176,7 +177,7 @@ final class Delivery {
         guard entry.state == .inFlight, entry.holders.isEmpty else { return }
         logger.notice("read \(seq) not read by any client: held again")
         pending[seq]!.deadline = nil
-        hold(seq)
+        hold(seq, reason: "client-lost")
         flushHeld()
     }
 
@@ -188,8 +189,9 @@ final class Delivery {
             $0.reads += 1
             $0.readsBySymbology[entry.read.symbology, default: 0] += 1
         }
-        recent.add(seq, holders: entry.holders, symbology: entry.read.symbology)
+        recent.add(seq, holders: entry.holders, read: entry.read)
         settle(seq, .delivered)
+        tellWatchers(entry.read, .delivered)
     }
 
     /// No holder read (or acked) `seq` in time: it is held again, and goes to any consumer that
@@ -198,24 +200,28 @@ final class Delivery {
         guard pending[seq]?.state == .inFlight else { return }
         logger.notice("read \(seq) not \(config.acknowledge == .required ? "acked" : "read") within \(answerTimeout.seconds) s: held again")
         pending[seq]!.deadline = nil
-        hold(seq)
+        hold(seq, reason: "timeout")
         flushHeld()
     }
 
     /// A consumer refused `seq`: its own outcome, with the pattern it asked for.
     func reject(_ seq: UInt64, reason: String?) {
+        let refused = pending[seq].map { (symbology: $0.read.symbology, text: $0.read.text) } ?? recent.read(seq)
         if let entry = pending[seq], entry.state == .delivered || !entry.isFinal {
             if entry.state == .held { held.removeAll { $0 == seq } }
             if entry.state == .delivered { uncount(entry.read.symbology) }
             pending[seq]!.soundedGood = true  // no good-read after a nak
             settle(seq, .rejected)
-        } else if let symbology = recent.symbology(of: seq) {
+        } else if let symbology = recent.read(seq)?.symbology {
             uncount(symbology)
         }
         recent.remove(seq)
         counters.update { $0.rejected += 1 }
         logger.notice("read \(seq) rejected by the POS\(reason.map { ": \($0)" } ?? "")")
         feedback.rejected(reason)
+        if let refused {
+            tellWatchers(OutcomeEvent(seq: seq, symbology: refused.symbology, text: refused.text, outcome: .rejected, reason: reason))
+        }
     }
 
     private func uncount(_ symbology: String) {
@@ -227,14 +233,17 @@ final class Delivery {
 
     // MARK: The hold queue
 
-    /// Puts a read in the hold queue, in read order, within `hold_count`.
-    func hold(_ seq: UInt64) {
+    /// Puts a read in the hold queue, in read order, within `hold_count`; `reason` tells watchers
+    /// why: `no-client` (none consumes scans), `timeout` (none read or acked it in time) or
+    /// `client-lost` (the consumers it was written to went away).
+    func hold(_ seq: UInt64, reason: String) {
         guard config.holdCount > 0 else { return drop(seq, reason: "no-client") }
         guard pending[seq]?.state != .held else { return }
         pending[seq]!.state = .held
         held.insert(seq, at: held.firstIndex { $0 > seq } ?? held.endIndex)
         logger.debug("holding read \(seq): no client consumes scans", metadata: ["held": "\(held.count)"])
         sound(seq)
+        if let read = pending[seq]?.read { tellWatchers(read, .held, reason: reason) }
         if held.count > config.holdCount { drop(held.removeFirst(), reason: "hold-full") }
         // A read held again after newer ones filled the queue is the oldest: it was the one dropped.
         guard let entry = pending[seq], entry.state == .held else { return }
@@ -274,6 +283,7 @@ final class Delivery {
             logger.warning("held read \(seq) dropped: \(reason)", metadata: ["symbology": "\(entry.read.symbology)"])
         }
         settle(seq, .dropped(reason))
+        tellWatchers(entry.read, .dropped, reason: reason)
     }
 
     /// Drops every read still on its way (shutdown).
@@ -336,16 +346,19 @@ final class Delivery {
 
 /// The last reads delivered, with the consumers that had them: an `ack` or `nak` may still come.
 struct RecentReads {
-    private var entries: [(seq: UInt64, holders: Set<Int>, symbology: String)] = []
+    private var entries: [(seq: UInt64, holders: Set<Int>, symbology: String, text: String?)] = []
     static let capacity = 256
 
-    mutating func add(_ seq: UInt64, holders: Set<Int>, symbology: String) {
-        entries.append((seq, holders, symbology))
+    mutating func add(_ seq: UInt64, holders: Set<Int>, read: Read) {
+        entries.append((seq, holders, read.symbology, read.text))
         if entries.count > Self.capacity { entries.removeFirst() }
     }
 
     func had(_ seq: UInt64, client id: Int) -> Bool { entries.contains { $0.seq == seq && $0.holders.contains(id) } }
-    func symbology(of seq: UInt64) -> String? { entries.first { $0.seq == seq }?.symbology }
+    /// The symbology and text of read `seq`, if it is among them.
+    func read(_ seq: UInt64) -> (symbology: String, text: String?)? {
+        entries.first { $0.seq == seq }.map { ($0.symbology, $0.text) }
+    }
     mutating func remove(_ seq: UInt64) { entries.removeAll { $0.seq == seq } }
 }
 

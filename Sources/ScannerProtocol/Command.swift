@@ -22,9 +22,21 @@ public enum Command: Equatable, Sendable {
     case ack(seq: UInt64?)
     /// The consumer refuses read `seq` (nil: the oldest awaiting); `reason` may name a feedback pattern.
     case nak(seq: UInt64?, reason: String?)
+    /// A console's view of the camera: `view` events (a JPEG `width` pixels wide at most, `fps` a
+    /// second at most) and an `outcome` event for every read, until `unwatch`.
+    case watch(fps: Int, width: Int)
+    /// Ends this connection's `watch`.
+    case unwatch
 
     /// The longest recording one `record` command asks for.
     public static let maxRecordSeconds = 3600.0
+
+    /// The views a second `watch` may ask for, and what it gets without asking.
+    public static let watchFPS = 1...15
+    public static let defaultWatchFPS = 4
+    /// The widths in pixels a `watch` may ask for (a frame is never scaled up), and the default.
+    public static let watchWidth = 160...1280
+    public static let defaultWatchWidth = 640
 
     /// The longest command line accepted; longer lines get an error reply and are discarded.
     public static let maxLineBytes = 256
@@ -47,6 +59,18 @@ public enum Command: Equatable, Sendable {
         case "beep": return bare(.beep)
         case "metrics": return bare(.metrics)
         case "snapshot": return bare(.snapshot)
+        case "unwatch": return bare(.unwatch)
+        case "watch":
+            let numbers = arguments.compactMap { Int($0) }
+            let fps = numbers.first ?? defaultWatchFPS
+            let width = numbers.dropFirst().first ?? defaultWatchWidth
+            guard numbers.count == arguments.count, numbers.count <= 2, watchFPS.contains(fps), watchWidth.contains(width) else {
+                return .failure(
+                    CommandError(
+                        "usage: watch [FPS] [WIDTH] (FPS \(watchFPS.lowerBound) to \(watchFPS.upperBound), default \(defaultWatchFPS); WIDTH \(watchWidth.lowerBound) to \(watchWidth.upperBound) pixels, default \(defaultWatchWidth))"
+                    ))
+            }
+            return .success(.watch(fps: fps, width: width))
         case "record":
             guard arguments.count == 1, let seconds = Double(arguments.first!), seconds > 0, seconds <= maxRecordSeconds else {
                 return .failure(CommandError("usage: record SECONDS (more than 0, at most \(Int(maxRecordSeconds)))"))
@@ -74,7 +98,7 @@ public enum Command: Equatable, Sendable {
         default:
             return .failure(
                 CommandError(
-                    "unknown command '\(String(verb.prefix(32)))' (commands: subscribe, unsubscribe, status, metrics, pause, resume, trigger, torch on|off|auto, beep, snapshot, record SECONDS, ack [SEQ], nak [SEQ] [REASON])"
+                    "unknown command '\(String(verb.prefix(32)))' (commands: subscribe, unsubscribe, status, metrics, pause, resume, trigger, torch on|off|auto, beep, snapshot, record SECONDS, watch [FPS] [WIDTH], unwatch, ack [SEQ], nak [SEQ] [REASON])"
                 ))
         }
     }
@@ -95,6 +119,8 @@ public enum Command: Equatable, Sendable {
         case .record: "record"
         case .ack: "ack"
         case .nak: "nak"
+        case .watch: "watch"
+        case .unwatch: "unwatch"
         }
     }
 }

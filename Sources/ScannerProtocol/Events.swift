@@ -31,11 +31,17 @@ public enum Event {
     /// Puts a frame's pixels into an encoded line: base64 needs no JSON escaping, and encoding a
     /// third of a megabyte through JSONEncoder would cost more than the frame interval.
     public static func withLuma(_ line: String, _ luma: [UInt8]) -> String {
-        // Keys are sorted: "luma" is the first key that can hold text, so its first match is the field.
-        let empty = "\"luma\":\"\""
+        filling("luma", in: line, with: luma)
+    }
+
+    /// `line` with its empty string field `key` holding `bytes` in base64. The first match is the
+    /// field: keys are sorted, and within a string every quote is escaped, so the pattern (which
+    /// has quotes) can only be a key.
+    static func filling(_ key: String, in line: String, with bytes: [UInt8]) -> String {
+        let empty = "\"\(key)\":\"\""
         guard let field = line.utf8.firstRange(of: empty.utf8) else { return line }
         var filled = line
-        filled.replaceSubrange(field, with: "\"luma\":\"" + Data(luma).base64EncodedString() + "\"")
+        filled.replaceSubrange(field, with: "\"\(key)\":\"" + Data(bytes).base64EncodedString() + "\"")
         return filled
     }
 
@@ -44,7 +50,7 @@ public enum Event {
         json(RecordEnd(skipped: skipped), encoder: encoder)
     }
 
-    private static func json(_ value: some Encodable, encoder: JSONEncoder) -> String {
+    static func json(_ value: some Encodable, encoder: JSONEncoder) -> String {
         // Encoding our own value types cannot fail; an empty object would still keep the stream line-framed.
         (try? String(decoding: encoder.encode(value), as: UTF8.self)) ?? "{}"
     }
@@ -129,6 +135,8 @@ public struct StatusReply: Codable, Sendable {
     public let held: Int
     /// Reads written to consumers that none has read (or, with `socket.acknowledge: required`, acked) yet.
     public let awaiting: Int
+    /// Connections with a `watch` running.
+    public let watchers: Int
     /// Decode time quantiles in milliseconds (bucket upper bounds), when anything was decoded.
     public let decodeMsP50: Double?
     public let decodeMsP99: Double?
@@ -139,10 +147,12 @@ public struct StatusReply: Codable, Sendable {
     public let bootID: String?
 
     public init(
-        state: StateEvent, counters: CounterSnapshot, clients: Int, held: Int, awaiting: Int = 0, outputs: [OutputStatus], bootID: String? = nil
+        state: StateEvent, counters: CounterSnapshot, clients: Int, held: Int, awaiting: Int = 0, watchers: Int = 0, outputs: [OutputStatus],
+        bootID: String? = nil
     ) {
         self.bootID = bootID
         self.awaiting = awaiting
+        self.watchers = watchers
         self.state = state
         self.counters = counters
         self.clients = clients
@@ -153,7 +163,7 @@ public struct StatusReply: Codable, Sendable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case state, counters, clients, held, awaiting, outputs
+        case state, counters, clients, held, awaiting, watchers, outputs
         case bootID = "boot_id"
         case decodeMsP50 = "decode_ms_p50"
         case decodeMsP99 = "decode_ms_p99"

@@ -26,6 +26,9 @@ public struct CounterSnapshot: Sendable, Codable, Equatable {
     public var framesSkipped = 0
     /// Frames not decoded because the viewport had not changed.
     public var framesGated = 0
+    /// Views sent to `watch` connections, and views skipped because a watcher had not read the last one.
+    public var viewsSent = 0
+    public var viewsSkipped = 0
     /// Decode times: counts per bucket of `Self.decodeBuckets` (the last is +Inf), and their sum.
     public var decodeHistogram = [Int](repeating: 0, count: Self.decodeBuckets.count + 1)
     public var decodeSeconds = 0.0
@@ -58,6 +61,8 @@ public struct CounterSnapshot: Sendable, Codable, Equatable {
         case framesDecoded = "frames_decoded"
         case framesSkipped = "frames_skipped"
         case framesGated = "frames_gated"
+        case viewsSent = "views_sent"
+        case viewsSkipped = "views_skipped"
         case decodeHistogram = "decode_histogram"
         case decodeSeconds = "decode_seconds"
     }

@@ -77,7 +77,7 @@ struct Status: ParsableCommand {
             "camera      \(state.camera)  \(state.device)  \(state.format ?? "")",
             "torch       \(state.torch) (mode \(state.torchMode.rawValue))",
             "mode        \(state.mode.rawValue), \(state.paused ? "paused" : "active")",
-            "outputs     socket: \(status.clients) clients, \(status.held) reads held",
+            "outputs     socket: \(status.clients) clients (\(status.watchers) watching), \(status.held) reads held",
             "decode      \(decode.isEmpty ? "nothing decoded yet" : decode.joined(separator: ", "))",
             "reads       \(counters.reads)\(breakdown(counters.readsBySymbology))",
             "duplicates  \(counters.duplicates) suppressed",

@@ -11,6 +11,7 @@ func fuzzCommand(_ bytes: UnsafeRawBufferPointer) {
         let verb = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" }).first.map { $0.lowercased() }
         precondition(verb == command.name, "parsed '\(line)' as \(command)")
         if case .record(let seconds) = command { precondition(seconds > 0 && seconds <= Command.maxRecordSeconds) }
+        if case .watch(let fps, let width) = command { precondition(Command.watchFPS.contains(fps) && Command.watchWidth.contains(width)) }
         // A nak's reason is what the daemon looks up as a feedback pattern's name.
         if case .nak(_, let reason?) = command { precondition(Command.isReason(reason), "parsed '\(line)' as \(command)") }
     case .failure(let error):
