@@ -24,7 +24,7 @@ final class CommandExecutor: CommandTarget {
 
     func execute(_ command: Command) -> Result<Void, CommandError> {
         switch command {
-        case .status, .subscribe, .unsubscribe, .metrics, .snapshot, .record, .ack, .nak, .watch, .unwatch:
+        case .status, .subscribe, .unsubscribe, .metrics, .snapshot, .record, .ack, .nak, .watch, .unwatch, .restrict:
             // Answered by delivery itself.
             return .success(())
         case .pause:

@@ -21,11 +21,16 @@ extension Delivery {
 
         let channel: any Channel
         let peer: SocketPeer?
-        let mayControl: Bool
+        /// Control commands: its peer's right, until the connection is restricted.
+        var mayControl: Bool
+        /// Camera images: its peer's right (root and `socket.control_group`), which `restrict` keeps.
+        let mayTakeImages: Bool
         let mayConsume: Bool
         var role: Role
         /// It sent `subscribe` (and not `unsubscribe` since): it consumes scans even while it watches.
         var subscribed = false
+        /// It sent `restrict`: no control commands from it, whoever its peer is.
+        var restricted = false
         /// Its `watch`, while one runs.
         var watch: Watch?
         /// False once it let a read go unread (or unacked) past the timeout: no read is written to it
@@ -65,7 +70,8 @@ extension Delivery {
         let peer = SocketPeer.of(channel)
         let mayConsume = access.mayConsume(peer)
         let role: Client.Role = !mayConsume ? .control : config.consumerAfterSeconds > 0 ? .undecided : .consumer
-        clients[id] = Client(channel: channel, peer: peer, mayControl: access.mayControl(peer), mayConsume: mayConsume, role: role)
+        let mayControl = access.mayControl(peer)
+        clients[id] = Client(channel: channel, peer: peer, mayControl: mayControl, mayTakeImages: mayControl, mayConsume: mayConsume, role: role)
         counters.update { $0.clients = clients.count }
         logger.info("client \(id) connected", metadata: ["clients": "\(clients.count)", "peer": "\(peer?.description ?? "unknown")"])
         return id

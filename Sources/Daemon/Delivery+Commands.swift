@@ -28,9 +28,10 @@ extension Delivery {
         case .success(let parsed): command = parsed
         }
         guard let client = clients[id] else { return }
-        if command.needsControl && !client.mayControl {
-            logger.notice("client \(id) (\(client.peer?.description ?? "unknown peer")) refused: \(command.name)")
-            return send(errorReply(access.refusal, command: command.name), to: id)
+        if command.needsControl && !client.mayControl || command.needsImages && !client.mayTakeImages {
+            let restricted = command.needsControl && client.restricted
+            logger.notice("client \(id) (\(client.peer?.description ?? "unknown peer")) refused: \(command.name)\(restricted ? " (restricted)" : "")")
+            return send(errorReply(restricted ? Self.restrictedRefusal : access.refusal, command: command.name), to: id)
         }
         switch command {
         case .subscribe:
@@ -72,6 +73,8 @@ extension Delivery {
             watch(id, fps: fps, width: width)
         case .unwatch:
             unwatch(id)
+        case .restrict:
+            restrict(id)
         case .snapshot, .record:
             if let refusal = imageRefusal(for: command.name, from: id) { return send(errorReply(refusal, command: command.name), to: id) }
             if case .record(let seconds) = command {
@@ -215,12 +218,20 @@ extension Delivery {
 }
 
 extension Command {
-    /// Commands for root and `socket.control_group` only: they change what the scanner does, or
-    /// show camera images.
+    /// Commands for root and `socket.control_group` only, on a connection that was not restricted:
+    /// they change what the scanner does.
     var needsControl: Bool {
         switch self {
-        case .pause, .resume, .trigger, .torch, .beep, .snapshot, .record, .watch: true
-        case .status, .metrics, .subscribe, .unsubscribe, .ack, .nak, .unwatch: false
+        case .pause, .resume, .trigger, .torch, .beep: true
+        case .status, .metrics, .subscribe, .unsubscribe, .ack, .nak, .snapshot, .record, .watch, .unwatch, .restrict: false
+        }
+    }
+
+    /// Commands for root and `socket.control_group` only, restricted or not: they show camera images.
+    var needsImages: Bool {
+        switch self {
+        case .snapshot, .record, .watch: true
+        case .status, .metrics, .subscribe, .unsubscribe, .ack, .nak, .pause, .resume, .trigger, .torch, .beep, .unwatch, .restrict: false
         }
     }
 }

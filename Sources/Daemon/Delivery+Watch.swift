@@ -5,7 +5,7 @@ import ScannerProtocol
 import Synchronization
 
 /// A console's connection (docs/socket-protocol.md, watching): `watch` sends views of the camera
-/// and the outcome of every read.
+/// and the outcome of every read, `restrict` gives up the control commands.
 extension Delivery {
     /// One connection's watch, as delivery sees it.
     struct Watch {
@@ -125,6 +125,18 @@ extension Delivery {
         let line = Event.outcome(outcome, encoder: encoder)
         for id in watchers { send(line, to: id) }
     }
+
+    /// `id` gives up the control commands for good (its peer's right to camera images stays).
+    func restrict(_ id: Int) {
+        guard let client = clients[id] else { return }
+        clients[id]!.mayControl = false
+        clients[id]!.restricted = true
+        logger.notice("client \(id) (\(client.peer?.description ?? "unknown peer")) restricted: no control commands from it")
+        send(config.format == .plain ? "ok" : Event.reply("restrict", ok: true, encoder: encoder), to: id)
+    }
+
+    /// What a restricted connection is told when it sends a control command.
+    static let restrictedRefusal = "permission denied: this connection was restricted (restrict): it sends no control commands"
 }
 
 /// What the capture thread, the encoding queue and the event loop share about one watch.

@@ -27,6 +27,8 @@ public enum Command: Equatable, Sendable {
     case watch(fps: Int, width: Int)
     /// Ends this connection's `watch`.
     case unwatch
+    /// This connection gives up the control commands for good; camera images stay if its peer may take them.
+    case restrict
 
     /// The longest recording one `record` command asks for.
     public static let maxRecordSeconds = 3600.0
@@ -60,6 +62,7 @@ public enum Command: Equatable, Sendable {
         case "metrics": return bare(.metrics)
         case "snapshot": return bare(.snapshot)
         case "unwatch": return bare(.unwatch)
+        case "restrict": return bare(.restrict)
         case "watch":
             let numbers = arguments.compactMap { Int($0) }
             let fps = numbers.first ?? defaultWatchFPS
@@ -98,7 +101,7 @@ public enum Command: Equatable, Sendable {
         default:
             return .failure(
                 CommandError(
-                    "unknown command '\(String(verb.prefix(32)))' (commands: subscribe, unsubscribe, status, metrics, pause, resume, trigger, torch on|off|auto, beep, snapshot, record SECONDS, watch [FPS] [WIDTH], unwatch, ack [SEQ], nak [SEQ] [REASON])"
+                    "unknown command '\(String(verb.prefix(32)))' (commands: subscribe, unsubscribe, status, metrics, pause, resume, trigger, torch on|off|auto, beep, snapshot, record SECONDS, watch [FPS] [WIDTH], unwatch, restrict, ack [SEQ], nak [SEQ] [REASON])"
                 ))
         }
     }
@@ -121,6 +124,7 @@ public enum Command: Equatable, Sendable {
         case .nak: "nak"
         case .watch: "watch"
         case .unwatch: "unwatch"
+        case .restrict: "restrict"
         }
     }
 }

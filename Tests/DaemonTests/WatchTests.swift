@@ -5,7 +5,7 @@ import ScannerTestSupport
 import Testing
 
 /// A console's connection against the real daemon on the emulated camera: `watch` and its views,
-/// who may watch, a watcher that never reads, and the outcome of every read.
+/// who may watch, a watcher that never reads, the outcome of every read, and `restrict`.
 @Suite(.serialized) struct WatchTests {
     let bench: CameraBench
 
@@ -139,6 +139,30 @@ import Testing
         #expect(pos.waitForScan("straight through").match != nil)
         let next = watcher.waitFor { $0["type"] as? String == "outcome" }.match
         #expect(next?["outcome"] as? String == "delivered" && next?["text"] as? String == "straight through")
+    }
+
+    @Test func aRestrictedConnectionLosesControlButKeepsImagesAndStatus() throws {
+        try bench.camera.plug([:])
+        let daemon = try bench.start()
+        let viewer = try daemon.connect(subscribe: false)
+        _ = viewer.waitForCamera("streaming")
+        #expect(viewer.command("torch on")?["ok"] as? Bool == true)
+        #expect(viewer.command("restrict")?["ok"] as? Bool == true)
+        for command in ["torch off", "pause", "resume", "trigger", "beep"] {
+            let error = viewer.command(command)?["error"] as? String
+            #expect(error?.contains("permission denied") == true && error?.contains("restricted") == true, "\(command): \(String(describing: error))")
+        }
+        #expect(daemon.waitForLog("refused: torch (restricted)"))
+        #expect(try Self.status(viewer)["state"] as? [String: Any] != nil)
+        // Nothing gives the rights back.
+        #expect(viewer.command("subscribe")?["ok"] as? Bool == true)
+        #expect(viewer.command("restrict")?["ok"] as? Bool == true)
+        #expect((viewer.command("torch off")?["error"] as? String)?.contains("restricted") == true)
+        #expect(viewer.command("watch 2 160")?["ok"] as? Bool == true)
+        #expect(viewer.waitFor { Self.isView($0) }.match != nil)
+        // Rights are the connection's: another from the same peer still controls.
+        let other = try daemon.connectControl()
+        #expect(other.command("torch off")?["ok"] as? Bool == true)
     }
 
     /// In the plain format the replies are plain and the views JSON, as record's frames are.

@@ -4,18 +4,19 @@ import Imaging
 import ScannerProtocol
 import Testing
 
-/// What a console's connection says and hears: `watch` and `unwatch`, `view` and `outcome` events.
+/// What a console's connection says and hears: `watch`, `unwatch` and `restrict`, `view` and
+/// `outcome` events.
 @Suite struct WatchEventTests {
     @Test(arguments: [
         ("watch", Command.watch(fps: 4, width: 640)), ("watch 15", .watch(fps: 15, width: 640)), ("WATCH 1 160", .watch(fps: 1, width: 160)),
-        ("watch 10 1280", .watch(fps: 10, width: 1280)), ("unwatch", .unwatch),
+        ("watch 10 1280", .watch(fps: 10, width: 1280)), ("unwatch", .unwatch), ("restrict", .restrict),
     ])
-    func watchAndUnwatchAreParsed(line: String, command: Command) throws {
+    func watchUnwatchAndRestrictAreParsed(line: String, command: Command) throws {
         #expect(try Command.parse(line).get() == command)
         #expect(command.name == line.split(separator: " ").first?.lowercased())
     }
 
-    @Test(arguments: ["watch 0", "watch 16", "watch 4 159", "watch 4 1281", "watch four", "watch 4 640 1", "watch 4.5", "unwatch 1"])
+    @Test(arguments: ["watch 0", "watch 16", "watch 4 159", "watch 4 1281", "watch four", "watch 4 640 1", "watch 4.5", "unwatch 1", "restrict me"])
     func watchOutsideItsBoundsGetsItsUsage(line: String) {
         guard case .failure(let error) = Command.parse(line) else {
             Issue.record("'\(line)' parsed")
