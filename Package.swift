@@ -104,10 +104,11 @@ let package = Package(
             ]
         ),
         // The config file's reading, shared by the daemon and its helper programs: libyaml, sections
-        // read key by key with FILE:LINE: KEY errors, and what the helpers read (the socket, mqtt).
+        // read key by key with FILE:LINE: KEY errors, and what the helpers read (the socket, mqtt,
+        // web, and the viewport the console checks).
         .target(
             name: "ConfigReading",
-            dependencies: ["ScannerProtocol", "CYAML", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: ["Imaging", "ScannerProtocol", "CYAML", .product(name: "SystemPackage", package: "swift-system")]
         ),
         // The daemon's config file, assembled into the whole ScannerConfig.
         .target(

@@ -26,7 +26,7 @@ public enum ConfigFile {
         try readScanner(&scanner, into: &config.scanner)
         var camera = try top.section("camera")
         try readCamera(&camera, into: &config.camera)
-        if let viewport = top.value("viewport") { config.pipeline.viewport = try readViewport(viewport) }
+        if let viewport = top.value("viewport") { config.pipeline.viewport = try Viewport(viewport) }
         var decoder = try top.section("decoder")
         try readDecoder(&decoder, into: &config.pipeline.decoder)
         var tracking = try top.section("tracking")
@@ -79,30 +79,6 @@ public enum ConfigFile {
         if let value = section.value("autofocus") { camera.autofocus = try value.choice(CameraConfig.Autofocus.self) }
         if let value = section.value("lens_position") { camera.lensPosition = try value.double(in: 0...100) }
         try section.finish()
-    }
-
-    private static func readViewport(_ value: Value) throws(ConfigError) -> Viewport {
-        var section = try Section(node: value.node, file: value.file, path: value.key, line: value.line)
-        let square = section.value("square")
-        let rect = section.value("rect")
-        try section.finish()
-        let viewport: Viewport
-        switch (square, rect) {
-        case (let square?, nil):
-            viewport = .square(fraction: try square.double(in: 0.01...1))
-        case (nil, let rect?):
-            let numbers = try rect.items()
-            guard numbers.count == 4 else { throw rect.error("expected [x, y, width, height], normalised to 0...1") }
-            var parts: [Double] = []
-            for number in numbers { parts.append(try number.double(in: 0...1)) }
-            viewport = .rect(x: parts[0], y: parts[1], width: parts[2], height: parts[3])
-            if let problem = viewport.problem { throw rect.error(problem) }
-        case (nil, nil):
-            throw value.error("set either square: FRACTION or rect: [x, y, width, height]")
-        case (_, let rect?):
-            throw rect.error("square and rect exclude each other")
-        }
-        return viewport
     }
 
     private static func readDecoder(_ section: inout Section, into decoder: inout DecoderConfig) throws(ConfigError) {
