@@ -48,6 +48,8 @@ public enum ConfigFile {
         if let outputs = top.value("outputs") { config.outputs = try readOutputs(outputs, documents: config.pipeline.documents) }
         var mqtt = try top.section("mqtt")
         config.mqtt = try MQTTConfig(&mqtt)
+        var web = try top.section("web")
+        config.web = try WebConfig(&web)
         try top.finish()
         return config
     }

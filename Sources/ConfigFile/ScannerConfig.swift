@@ -25,6 +25,8 @@ public struct ScannerConfig: Sendable, Hashable {
     public var outputs: [OutputConfig] = []
     /// The MQTT bridge's settings (the daemon itself has no network code and ignores them).
     public var mqtt = MQTTConfig()
+    /// The installer's console's settings (`kiosk-scanner web`; the daemon ignores them too).
+    public var web = WebConfig()
 
     public init() {}
 }

@@ -9,6 +9,8 @@ public struct ClientConfig: Sendable, Hashable {
     public var socket = SocketConfig()
     /// The `mqtt` section, for the MQTT bridge.
     public var mqtt = MQTTConfig()
+    /// The `web` section, for the installer's console.
+    public var web = WebConfig()
 
     public init() {}
 
@@ -26,6 +28,8 @@ public struct ClientConfig: Sendable, Hashable {
         if let value = socket.value("format") { config.socket.format = try value.choice(SocketConfig.Format.self) }
         var mqtt = try top.section("mqtt")
         config.mqtt = try MQTTConfig(&mqtt)
+        var web = try top.section("web")
+        config.web = try WebConfig(&web)
         return config
     }
 }

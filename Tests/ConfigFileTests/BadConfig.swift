@@ -192,4 +192,21 @@ extension BadConfig {
         ("mqtt:\n  spool_size: 10\n", 2, "mqtt.spool_size", "out of range"),
         ("mqtt:\n  broker: b\n", 2, "mqtt.broker", "unknown key"),
     ])
+
+    /// WebConfigTests: the installer's console.
+    static let web = rows([
+        ("web:\n  listen: lane-3.lan:8080\n", 2, "web.listen", "IP address"),
+        ("web:\n  listen: 127.0.0.1\n", 2, "web.listen", "HOST:PORT"),
+        ("web:\n  listen: 127.0.0.1:0\n", 2, "web.listen", "HOST:PORT"),
+        ("web:\n  listen: ::1:8080\n", 2, "web.listen", "HOST:PORT"),
+        ("web:\n  fps: 4\n  listen: 0.0.0.0:8443\n", 3, "web.listen", "TLS (cert_file and key_file) and a sign-in file"),
+        ("web:\n  listen: \"[::]:8443\"\n  token_file: /etc/t\n", 2, "web.listen", "needs TLS (cert_file and key_file),"),
+        ("web:\n  listen: 10.0.0.7:8443\n  cert_file: /c.pem\n  key_file: /c.key\n", 2, "web.listen", "needs a sign-in file (password_file or token_file)"),
+        ("web:\n  cert_file: /c.pem\n", 2, "web", "go together"),
+        ("web:\n  password_file: web-passwords\n", 2, "web.password_file", "absolute path"),
+        ("web:\n  control_users: [installer, \"a:b\"]\n", 2, "web.control_users[1]", "user name"),
+        ("web:\n  fps: 30\n", 2, "web.fps", "out of range 1...15"),
+        ("web:\n  width: 2000\n", 2, "web.width", "out of range 160...1280"),
+        ("web:\n  port: 8080\n", 2, "web.port", "unknown key"),
+    ])
 }
