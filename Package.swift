@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 import PackageDescription
 
 let package = Package(
@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .executable(name: "kiosk-scanner", targets: ["kiosk-scanner"]),
         .executable(name: "kiosk-scanner-mqtt", targets: ["kiosk-scanner-mqtt"]),
+        .executable(name: "kiosk-scanner-web", targets: ["kiosk-scanner-web"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -16,6 +17,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.7.0"),
         // 2.101: a channel's socket descriptor for SIOCOUTQ (`withUnsafeTransportIfAvailable`).
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.0"),
+        // The installer's console (kiosk-scanner-web only): HTTP, WebSocket, TLS and bcrypt. No
+        // traits: Hummingbird's default FullFoundation would link Foundation and ICU.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0", traits: []),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.0.0"),
     ],
     targets: [
         // C libraries, each behind one thin shim module.
@@ -147,6 +155,33 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
             ]),
 
+        // The installer's console: the daemon's socket as a client, a live view, reads, health and
+        // controls in a browser (Hummingbird). A program of its own: the daemon links no HTTP code.
+        .target(
+            name: "Console",
+            dependencies: [
+                "ConfigReading", "Imaging", "Platform", "ScannerProtocol", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
+        ),
+        .executableTarget(
+            name: "kiosk-scanner-web",
+            dependencies: [
+                "Console", "ConfigReading", "Platform", .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]),
+
         .executableTarget(
             name: "kiosk-scanner",
             dependencies: [
@@ -191,6 +226,17 @@ let package = Package(
         .testTarget(name: "CLITests", dependencies: ["Codes", "ImageFiles", "Imaging", "Keyboard", "ScannerTestSupport"]),
         .testTarget(
             name: "BridgeTests", dependencies: ["Bridge", "Codes", "ConfigFile", "ConfigReading", "Platform", "ScannerProtocol", "ScannerTestSupport"]),
+        .testTarget(
+            name: "ConsoleTests",
+            dependencies: [
+                "Console", "ConfigFile", "ConfigReading", "Imaging", "Platform", "ScannerProtocol", .product(name: "Logging", package: "swift-log"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "HummingbirdWSTesting", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ]),
         .testTarget(
             name: "DaemonTests",
             dependencies: [
