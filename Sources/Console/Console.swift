@@ -47,14 +47,22 @@ public struct Console: Sendable {
         let router = Router(context: ConsoleContext.self)
         Routes(settings: settings, sessions: sessions, limits: limits, health: health).add(to: router)
 
+        // A refused upgrade gets hummingbird-websocket's own empty 400 (and the connection closed).
         let streams = Router(context: ConsoleContext.self)
+        streams.add(middleware: RequestRules(requiresSignIn: settings.web.requiresSignIn, tls: settings.web.usesTLS))
         streams.add(middleware: SignInCheck(sessions: sessions, requiresSignIn: settings.web.requiresSignIn))
         streams.ws("/ws") { [settings] request, context in
-            Self.isOwnOrigin(request, tls: settings.web.usesTLS) ? .upgrade(SecurityHeaders<RouterResponder<ConsoleContext>>.fields) : .dontUpgrade
-        } onUpgrade: { [settings, sessions, viewers, logger] inbound, outbound, context in
+            guard Self.isOwnOrigin(request, tls: settings.web.usesTLS) else {
+                let origin = (request.headers[.origin] ?? "none").prefix(64)
+                context.logger.warning("refused a stream to \(context.client): Origin '\(origin)' is not this console")
+                return .dontUpgrade
+            }
+            return .upgrade(SecurityHeaders<RouterResponder<ConsoleContext>>.fields)
+        } onUpgrade: { [settings, sessions, viewers, health, logger] inbound, outbound, context in
             guard let session = context.requestContext.session else { return }
             let viewer = Viewer(
-                session: session, client: context.requestContext.client, settings: settings, sessions: sessions, viewers: viewers, logger: logger)
+                session: session, client: context.requestContext.client, settings: settings, sessions: sessions, viewers: viewers, health: health,
+                logger: logger)
             await viewer.run(inbound: inbound, outbound: outbound)
         }
         let http = HTTPServerBuilder.http1WebSocketUpgrade(webSocketRouter: streams)

@@ -29,6 +29,11 @@ final class HealthMonitor: Service, Sendable {
         state.withLock { HealthHistoryMessage(interval: interval.seconds, samples: $0.history.samples, daemon: $0.problem) }
     }
 
+    /// The newest sample as the page takes it, or why there is none: what a new stream starts with.
+    var latest: String {
+        state.withLock { Self.json(HealthMessage(sample: $0.history.samples.last, daemon: $0.problem)) }
+    }
+
     func run() async throws {
         await cancelWhenGracefulShutdown { await self.poll() }
     }

@@ -13,6 +13,7 @@ struct Viewer {
     let settings: ConsoleSettings
     let sessions: Sessions
     let viewers: Viewers
+    let health: HealthMonitor
     let logger: Logger
 
     /// What the page may ask the daemon to do: the controls, and nothing else of the socket's.
@@ -22,6 +23,7 @@ struct Viewer {
         let feed = ViewFeed()
         let watch = (fps: settings.web.fps, width: settings.web.width)
         feed.post(Self.json(Hello(user: session.user, control: session.mayControl, fps: watch.fps, width: watch.width)))
+        feed.post(health.latest)
         viewers.add(feed)
         defer { viewers.remove(feed) }
         logger.notice("stream started for \(session.user) from \(client)", metadata: ["fps": "\(watch.fps)", "width": "\(watch.width)"])
@@ -70,12 +72,17 @@ struct Viewer {
                     while let writerEnded = await group.next(), !writerEnded {}
                     group.cancelAll()
                 }
+                ended(feed)
                 daemon.send("unwatch")
             }
         } catch {
             logger.warning("stream for \(session.user) from \(client): the scanner daemon at \(settings.socketPath): \(error)")
             try? await outbound.write(.text(Self.notice("cannot reach the scanner daemon at \(settings.socketPath): \(error)")))
+            ended(feed)
         }
+    }
+
+    private func ended(_ feed: ViewFeed) {
         let counts = feed.counts
         logger.notice(
             "stream ended for \(session.user) from \(client)", metadata: ["views": "\(counts.viewsSent)", "skipped": "\(counts.viewsSkipped)"])
