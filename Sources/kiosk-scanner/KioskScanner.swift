@@ -8,7 +8,7 @@ struct KioskScanner: AsyncParsableCommand {
         abstract: "A barcode scanner daemon for a camera, an LED and a buzzer on a small Linux board.",
         version: KioskScanner.version,
         subcommands: [
-            Run.self, Scan.self, CheckConfig.self, Listen.self, Status.self, Snapshot.self, Record.self, GPIOTest.self, MQTT.self, Layout.self,
+            Run.self, Scan.self, CheckConfig.self, Listen.self, Status.self, Snapshot.self, Record.self, GPIOTest.self, MQTT.self, Web.self, Layout.self,
             HIDPOSListen.self,
         ]
     )

@@ -1,11 +1,7 @@
 import ArgumentParser
-import FoundationEssentials
-import Platform
 
-/// `kiosk-scanner mqtt`: runs the MQTT bridge, `kiosk-scanner-mqtt`: beside this binary (a build
-/// tree), else where the package puts it, /usr/lib/kiosk-scanner. It is a program of its own so
-/// that the capture daemon links no network code (and keeps PrivateNetwork=yes); this command
-/// only finds it.
+/// `kiosk-scanner mqtt`: runs the MQTT bridge, `kiosk-scanner-mqtt` (a program of its own:
+/// `HelperProgram`).
 struct MQTT: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "mqtt",
@@ -17,12 +13,6 @@ struct MQTT: ParsableCommand {
     var arguments: [String] = []
 
     func run() throws {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? ""
-        let beside = (executable.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")) + "/kiosk-scanner-mqtt"
-        let candidates: [String] = [beside, "/usr/lib/kiosk-scanner/kiosk-scanner-mqtt"]
-        let bridge = candidates.first(where: FileSystem.isExecutable) ?? beside
-        let error = CurrentProcess.execute(bridge, arguments: [bridge] + arguments)
-        Scan.fail("cannot run \(bridge): \(error.description)")
-        throw ExitCode(2)
+        HelperProgram.execute("kiosk-scanner-mqtt", arguments: arguments)
     }
 }
