@@ -27,7 +27,11 @@ import Testing
         try String(contentsOfFile: Self.unit.replacingOccurrences(of: "kiosk-scanner.service", with: "kiosk-scanner-mqtt.service"), encoding: .utf8)
             .replacingOccurrences(of: "/usr/bin/kiosk-scanner", with: Tool.scannerBinary)
             .write(toFile: bridge, atomically: true, encoding: .utf8)
-        let result = try Tool.capture("systemd-analyze", ["verify", copy, socket, gadget, bridge])
+        let console = "\(directory)/kiosk-scanner-web.service"
+        try String(contentsOfFile: Self.unit.replacingOccurrences(of: "kiosk-scanner.service", with: "kiosk-scanner-web.service"), encoding: .utf8)
+            .replacingOccurrences(of: "/usr/bin/kiosk-scanner", with: Tool.scannerBinary)
+            .write(toFile: console, atomically: true, encoding: .utf8)
+        let result = try Tool.capture("systemd-analyze", ["verify", copy, socket, gadget, bridge, console])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stderr.isEmpty, "warnings: \(result.stderr)")
     }
@@ -55,6 +59,20 @@ import Testing
         #expect(text(bridge).contains("BindsTo=kiosk-scanner.service") && text(bridge).contains("After=kiosk-scanner.service"))
         #expect(text(bridge).contains("StateDirectory=kiosk-scanner"), "the spool's home, /var/lib/kiosk-scanner")
         #expect(text(Self.unit).contains("PrivateNetwork=yes") && text(Self.unit).contains("RestrictAddressFamilies=AF_UNIX\n"))
+    }
+
+    /// The console's unit too: bound to the scanner, hardened, and with the network as all it adds.
+    @Test func theConsoleUnitIsBoundToTheScannerAndHardened() throws {
+        let console = Self.unit.replacingOccurrences(of: "kiosk-scanner.service", with: "kiosk-scanner-web.service")
+        let result = try Tool.capture("systemd-analyze", ["security", "--offline=yes", console])
+        let line = try #require(result.stdout.split(separator: "\n").first { $0.contains("Overall exposure level") })
+        let figure = try #require(line.split(separator: " ").compactMap { Double($0) }.first)
+        #expect(figure <= 1.5, "\(line)")
+        #expect(text(console).contains("BindsTo=kiosk-scanner.service") && text(console).contains("After=kiosk-scanner.service"))
+        for setting in ["CapabilityBoundingSet=\n", "MemoryDenyWriteExecute=yes", "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6\n", "ProtectSystem=strict"]
+        {
+            #expect(text(console).contains(setting), "\(setting)")
+        }
     }
 
     func text(_ path: String) -> String { (try? String(contentsOfFile: path, encoding: .utf8)) ?? "" }
