@@ -21,7 +21,7 @@ struct ConsoleFixture: Sendable {
 
     /// Runs `body` against a console whose `web` section `configure` sets (given the directory).
     static func run(
-        signIn: Bool = true, configure: @Sendable (inout WebConfig, String) -> Void = { _, _ in },
+        signIn: Bool = true, setup: TestingSetup = .live, configure: @Sendable (inout WebConfig, String) throws -> Void = { _, _ in },
         _ body: @Sendable (ConsoleFixture) async throws -> Void
     ) async throws {
         let directory = try scratch()
@@ -37,14 +37,14 @@ struct ConsoleFixture: Sendable {
             config.web.tokenFile = directory + "/tokens"
             config.web.controlUsers = ["installer"]
         }
-        configure(&config.web, directory)
+        try configure(&config.web, directory)
         var settings = try ConsoleSettings(config)
         settings.failedSignInDelay = .zero
         let daemon = try await FakeDaemon.start(at: config.socket.path)
         let log = RecordedLog()
         let console = try Console(settings: settings, logger: log.logger)
         do {
-            try await console.application().test(.live) { client in
+            try await console.application().test(setup) { client in
                 try await body(ConsoleFixture(directory: directory, daemon: daemon, log: log, client: client))
             }
         } catch {

@@ -1,0 +1,69 @@
+import ConfigReading
+import Console
+import Foundation
+import HTTPTypes
+import HummingbirdTesting
+import NIOCore
+import NIOSSL
+import Testing
+
+/// Under TLS the console serves HTTPS from the certificate and key the section names, and the
+/// session cookie is Secure; a certificate it cannot load stops it at start.
+@Suite(.timeLimit(.minutes(1))) struct TLSTests {
+    /// A self-signed certificate for localhost, made with the openssl command.
+    static func certificate(in directory: String) throws -> (cert: String, key: String) {
+        let (cert, key) = (directory + "/web.pem", directory + "/web.key")
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        openssl.arguments = [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", "-subj", "/CN=localhost",
+            "-keyout", key, "-out", cert,
+        ]
+        openssl.standardError = FileHandle.nullDevice
+        try openssl.run()
+        openssl.waitUntilExit()
+        try #require(openssl.terminationStatus == 0)
+        return (cert, key)
+    }
+
+    @Test func servesHTTPSAndTheCookieIsSecure() async throws {
+        try await ConsoleFixture.run(setup: .ahc(.https)) { web, directory in
+            (web.certFile, web.keyFile) = try Self.certificate(in: directory)
+        } _: { console in
+            // A client of its own: the test framework's follows redirects, which a sign-in is.
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.certificateVerification = .none
+            let client = TestClient(host: "localhost", port: console.port, configuration: .init(tlsConfiguration: tls))
+            client.connect()
+            let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
+            let response = try await client.post("/login", headers: form, body: ByteBuffer(string: "user=installer&password=right+horse+battery"))
+            #expect(response.status == .seeOther)
+            let cookie = try #require(response.headers[.setCookie])
+            #expect(cookie.contains("Secure") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
+            let session = try #require(cookie.split(separator: ";").first.map(String.init))
+            let page = try await client.get("/", headers: [.cookie: session])
+            #expect(page.status == .ok && page.headers[.contentSecurityPolicy] != nil)
+            let plain = try await client.post(
+                "/api/viewport", headers: [.cookie: session, .origin: "http://localhost:\(console.port)"], body: ByteBuffer(string: "{}"))
+            #expect(plain.status == .forbidden, "under TLS the console's origin is https://")
+            let own = try await client.execute(
+                .init(
+                    "/api/viewport", method: .post, authority: "localhost:\(console.port)",
+                    headers: [.cookie: session, .origin: "https://localhost:\(console.port)"], body: ByteBuffer(string: "{}")))
+            #expect(own.status == .ok)
+            try await client.shutdown()
+        }
+    }
+
+    @Test func aCertificateItCannotLoadStopsIt() throws {
+        let directory = try ConsoleFixture.scratch()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try "not a certificate\n".write(toFile: directory + "/web.pem", atomically: true, encoding: .utf8)
+        try "not a key\n".write(toFile: directory + "/web.key", atomically: true, encoding: .utf8)
+        var config = ClientConfig()
+        config.web.certFile = directory + "/web.pem"
+        config.web.keyFile = directory + "/web.key"
+        let error = #expect(throws: ConsoleError.self) { try Console(settings: ConsoleSettings(config), logger: RecordedLog().logger) }
+        #expect(error?.description.hasPrefix("web.cert_file \(directory)/web.pem, web.key_file \(directory)/web.key: cannot load") == true)
+    }
+}
