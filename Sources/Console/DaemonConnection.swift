@@ -3,6 +3,7 @@ import NIOCore
 import NIOPosix
 import ScannerProtocol
 import Synchronization
+import SystemPackage
 
 /// One connection to the daemon's socket, as a client like any other, for as long as a closure
 /// runs. Commands go out in order, each answered by one reply in the same order, so the
@@ -49,6 +50,20 @@ final class DaemonConnection: Sendable {
                 try await group.waitForAll()
                 return result
             }
+        }
+    }
+}
+
+extension DaemonConnection {
+    /// Why a connection to the daemon's socket failed, with the likely fix.
+    static func problem(_ error: any Error) -> String {
+        guard let error = error as? IOError else { return "\(error)" }
+        let errno = Errno(rawValue: error.errnoCode)
+        switch errno {
+        case .noSuchFileOrDirectory: return "\(errno): is kiosk-scanner running, and is socket.path its socket?"
+        case .connectionRefused: return "\(errno): is kiosk-scanner running?"
+        case .permissionDenied: return "\(errno): the console's user needs the socket's group (socket.group)"
+        default: return "\(errno)"
         }
     }
 }

@@ -61,7 +61,7 @@ final class HealthMonitor: Service, Sendable {
                     }
                 }
             } catch {
-                problem = "\(socketPath): \(error)"
+                problem = "\(socketPath): \(DaemonConnection.problem(error))"
             }
             guard !Task.isCancelled else { return }
             lost(problem)

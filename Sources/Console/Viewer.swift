@@ -38,7 +38,7 @@ struct Viewer {
                             for try await line in lines { take(line, from: daemon, into: feed) }
                             feed.post(Self.notice("the scanner daemon closed the connection"))
                         } catch {
-                            feed.post(Self.notice("the connection to the scanner daemon failed: \(error)"))
+                            feed.post(Self.notice("the connection to the scanner daemon failed: \(DaemonConnection.problem(error))"))
                         }
                         feed.finish()
                         return false
@@ -76,8 +76,9 @@ struct Viewer {
                 daemon.send("unwatch")
             }
         } catch {
-            logger.warning("stream for \(session.user) from \(client): the scanner daemon at \(settings.socketPath): \(error)")
-            try? await outbound.write(.text(Self.notice("cannot reach the scanner daemon at \(settings.socketPath): \(error)")))
+            let problem = DaemonConnection.problem(error)
+            logger.warning("stream for \(session.user) from \(client): the scanner daemon at \(settings.socketPath): \(problem)")
+            try? await outbound.write(.text(Self.notice("cannot reach the scanner daemon at \(settings.socketPath): \(problem)")))
             ended(feed)
         }
     }

@@ -154,4 +154,19 @@ import Testing
             #expect(rebound == 400, "not upgraded")
         }
     }
+
+    /// Without a daemon the page is told why, with the likely fix, and so is the log.
+    @Test func aMissingDaemonIsNamedWithTheFix() async throws {
+        try await ConsoleFixture.run(signIn: false) { console in
+            await console.daemon.stop()
+            try? FileManager.default.removeItem(atPath: console.daemon.path)
+            try await console.stream(session: nil) { browser in
+                let notice = try #require(try await browser.next(type: "notice"))
+                #expect(
+                    notice["text"] as? String
+                        == "cannot reach the scanner daemon at \(console.daemon.path): No such file or directory: is kiosk-scanner running, and is socket.path its socket?"
+                )
+            }
+        }
+    }
 }
