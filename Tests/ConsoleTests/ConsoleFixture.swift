@@ -7,8 +7,11 @@ import HummingbirdTesting
 import NIOCore
 import Testing
 
-/// A console on a free port of localhost and a fake daemon in a scratch directory, for one test;
-/// the sign-in files, when asked for, hold `installer` (a control user) and `viewer` (not one),
+/// A console on a free port of localhost and a fake daemon in a scratch directory, for one test.
+/// The suites' time limits guard against a hang, not a duration: in the full run the test
+/// process's two cooperative threads can be held for minutes by tests that block on a child
+/// process, and the console's server runs on those threads too. The sign-in files, when asked
+/// for, hold `installer` (a control user) and `viewer` (not one),
 /// and a token.
 struct ConsoleFixture: Sendable {
     let directory: String

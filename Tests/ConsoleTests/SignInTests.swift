@@ -8,7 +8,7 @@ import Testing
 
 /// Nothing without a session, sign-in by password or token, failures refused and logged, and the
 /// headers every response carries.
-@Suite(.timeLimit(.minutes(1))) struct SignInTests {
+@Suite(.timeLimit(.minutes(10))) struct SignInTests {
     @Test func noPageStreamOrAPIWithoutSignIn() async throws {
         try await ConsoleFixture.run { console in
             let page = try await console.get("/")

@@ -4,7 +4,7 @@ import Testing
 
 /// The live stream: a daemon connection of its own per browser, `watch` only while it streams, one
 /// view in flight, controls refused by the daemon for a viewer, and no stream across sites.
-@Suite(.timeLimit(.minutes(1))) struct StreamTests {
+@Suite(.timeLimit(.minutes(10))) struct StreamTests {
     @Test func watchIsSentOnlyWhileABrowserStreams() async throws {
         try await ConsoleFixture.run(signIn: false) { console in
             // The health monitor's connection asks for status, and never watches.

@@ -9,7 +9,7 @@ import Testing
 
 /// Under TLS the console serves HTTPS from the certificate and key the section names, and the
 /// session cookie is Secure; a certificate it cannot load stops it at start.
-@Suite(.timeLimit(.minutes(1))) struct TLSTests {
+@Suite(.timeLimit(.minutes(10))) struct TLSTests {
     /// A self-signed certificate for localhost, made with the openssl command.
     static func certificate(in directory: String) throws -> (cert: String, key: String) {
         let (cert, key) = (directory + "/web.pem", directory + "/web.key")
