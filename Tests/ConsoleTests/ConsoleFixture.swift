@@ -5,6 +5,7 @@ import HTTPTypes
 import HummingbirdBcrypt
 import HummingbirdTesting
 import NIOCore
+import NIOSSL
 import Testing
 
 /// A console on a free port of localhost and a fake daemon in a scratch directory, for one test.
@@ -17,14 +18,18 @@ struct ConsoleFixture: Sendable {
     let directory: String
     let daemon: FakeDaemon
     let log: RecordedLog
-    let client: any TestClientProtocol
+    let port: Int
+    /// A client of the fixture's own: the test framework's gives up after 20 s, which a server
+    /// starved by blocking tests (see above) can take.
+    let client: TestClient
 
     static let token = "0123456789abcdef0123456789abcdef"
     static let passwords = ["installer": "right horse battery", "viewer": "staple correct"]
 
-    /// Runs `body` against a console whose `web` section `configure` sets (given the directory).
+    /// Runs `body` against a console whose `web` section `configure` sets (given the directory),
+    /// over HTTPS with `tls` (`configure` then names the certificate and key).
     static func run(
-        signIn: Bool = true, setup: TestingSetup = .live, configure: @Sendable (inout WebConfig, String) throws -> Void = { _, _ in },
+        signIn: Bool = true, tls: Bool = false, configure: @Sendable (inout WebConfig, String) throws -> Void = { _, _ in },
         _ body: @Sendable (ConsoleFixture) async throws -> Void
     ) async throws {
         let directory = try scratch()
@@ -47,8 +52,20 @@ struct ConsoleFixture: Sendable {
         let log = RecordedLog()
         let console = try Console(settings: settings, logger: log.logger)
         do {
-            try await console.application().test(setup) { client in
-                try await body(ConsoleFixture(directory: directory, daemon: daemon, log: log, client: client))
+            try await console.application().test(tls ? .ahc(.https) : .live) { framework in
+                let port = try #require(framework.port)
+                var insecure = TLSConfiguration.makeClientConfiguration()
+                insecure.certificateVerification = .none
+                let client = TestClient(
+                    host: "localhost", port: port, configuration: .init(tlsConfiguration: tls ? insecure : nil, timeout: .seconds(600)))
+                client.connect()
+                do {
+                    try await body(ConsoleFixture(directory: directory, daemon: daemon, log: log, port: port, client: client))
+                } catch {
+                    try? await client.shutdown()
+                    throw error
+                }
+                try await client.shutdown()
             }
         } catch {
             await daemon.stop()
@@ -64,7 +81,6 @@ struct ConsoleFixture: Sendable {
         return directory
     }
 
-    var port: Int { client.port ?? 0 }
     /// The console's own origin, as a browser on its page sends it.
     var origin: String { "http://localhost:\(port)" }
 
@@ -77,23 +93,36 @@ struct ConsoleFixture: Sendable {
         try await session(from: post("/login", form: "token=\(token)"))
     }
 
-    func session(from response: TestResponse) throws -> String {
+    func session(from response: Answer) throws -> String {
         #expect(response.status == .seeOther && response.headers[.location] == "/")
         let cookie = try #require(response.headers[.setCookie])
         let value = try #require(cookie.split(separator: ";").first?.split(separator: "=", maxSplits: 1).last)
         return String(value)
     }
 
-    func post(_ path: String, form: String, headers: HTTPFields = [:]) async throws -> TestResponse {
-        var headers = headers
-        headers[.contentType] = "application/x-www-form-urlencoded"
-        return try await client.execute(uri: path, method: .post, headers: headers, body: ByteBuffer(string: form))
+    /// A response, its body read whole.
+    struct Answer: Sendable {
+        let status: HTTPResponse.Status
+        let headers: HTTPFields
+        let body: ByteBuffer
     }
 
-    func get(_ path: String, session: String? = nil, headers: HTTPFields = [:]) async throws -> TestResponse {
+    /// One request, with `Host: localhost:PORT` as a browser sends it.
+    func execute(uri: String, method: HTTPRequest.Method, headers: HTTPFields = [:], body: ByteBuffer? = nil) async throws -> Answer {
+        let response = try await client.execute(.init(uri, method: method, authority: "localhost:\(port)", headers: headers, body: body))
+        return Answer(status: response.status, headers: response.headers, body: response.body ?? ByteBuffer())
+    }
+
+    func post(_ path: String, form: String, headers: HTTPFields = [:]) async throws -> Answer {
+        var headers = headers
+        headers[.contentType] = "application/x-www-form-urlencoded"
+        return try await execute(uri: path, method: .post, headers: headers, body: ByteBuffer(string: form))
+    }
+
+    func get(_ path: String, session: String? = nil, headers: HTTPFields = [:]) async throws -> Answer {
         var headers = headers
         if let session { headers[.cookie] = "kiosk_console=\(session)" }
-        return try await client.execute(uri: path, method: .get, headers: headers)
+        return try await execute(uri: path, method: .get, headers: headers)
     }
 
     /// Opens the live stream as the console's page does, with the session's cookie (`origin: ""`

@@ -14,7 +14,7 @@ import Testing
             let page = try await console.get("/")
             #expect(page.status == .seeOther && page.headers[.location] == "/login")
             for path in ["/app.js", "/api/health", "/ws"] { #expect(try await console.get(path).status == .unauthorized, "\(path)") }
-            #expect(try await console.client.execute(uri: "/api/viewport", method: .post, body: ByteBuffer(string: "{}")).status == .unauthorized)
+            #expect(try await console.execute(uri: "/api/viewport", method: .post, body: ByteBuffer(string: "{}")).status == .unauthorized)
             #expect(try await console.get("/", session: "0123456789abcdef").status == .seeOther, "a made-up session id")
             #expect(try await console.stream(session: nil) { $0.status } == 400, "no stream without a session: not upgraded")
             let signInPage = try await console.get("/login")
@@ -54,7 +54,7 @@ import Testing
             #expect(try await console.get("/app.js", session: session).status == .ok)
             #expect(console.log.all.contains { $0.hasPrefix("notice: signed in: 'installer' from ") })
 
-            let out = try await console.client.execute(uri: "/logout", method: .post, headers: [.cookie: "kiosk_console=\(session)"])
+            let out = try await console.execute(uri: "/logout", method: .post, headers: [.cookie: "kiosk_console=\(session)"])
             #expect(out.status == .seeOther && out.headers[.setCookie]?.contains("Max-Age=0") == true)
             #expect(try await console.get("/", session: session).status == .seeOther, "the session is over")
         }
@@ -89,7 +89,7 @@ import Testing
     @Test func everyResponseHasTheCSPAndNoCORSHeader() async throws {
         try await ConsoleFixture.run { console in
             let session = try await console.signIn(user: "installer", password: "right horse battery")
-            var responses: [(String, TestResponse)] = []
+            var responses: [(String, ConsoleFixture.Answer)] = []
             for path in ["/", "/login", "/app.js", "/app.css", "/api/health", "/nowhere", "/ws"] {
                 responses.append((path, try await console.get(path, session: session, headers: [.origin: "http://evil.example"])))
                 responses.append((path + " (no session)", try await console.get(path)))

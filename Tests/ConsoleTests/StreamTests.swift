@@ -130,12 +130,12 @@ import Testing
 
     @Test func theViewportEditorGetsCheckConfigsVerdict() async throws {
         try await ConsoleFixture.run(signIn: false) { console in
-            let good = try await console.client.execute(
+            let good = try await console.execute(
                 uri: "/api/viewport", method: .post, headers: [.contentType: "application/json"],
                 body: .init(string: #"{"x":0.1,"y":0.2,"width":0.5,"height":0.4}"#))
             let verdict = try #require(try JSONSerialization.jsonObject(with: Data(String(buffer: good.body).utf8)) as? [String: Any])
             #expect(verdict["ok"] as? Bool == true && verdict["lines"] as? String == "viewport:\n  rect: [0.100, 0.200, 0.500, 0.400]\n")
-            let bad = try await console.client.execute(
+            let bad = try await console.execute(
                 uri: "/api/viewport", method: .post, body: .init(string: #"{"lines":"viewport:\n  rect: [0.8, 0, 0.5, 1]\n"}"#))
             let refusal = try #require(try JSONSerialization.jsonObject(with: Data(String(buffer: bad.body).utf8)) as? [String: Any])
             #expect(refusal["ok"] as? Bool == false)

@@ -27,31 +27,22 @@ import Testing
     }
 
     @Test func servesHTTPSAndTheCookieIsSecure() async throws {
-        try await ConsoleFixture.run(setup: .ahc(.https)) { web, directory in
+        try await ConsoleFixture.run(tls: true) { web, directory in
             (web.certFile, web.keyFile) = try Self.certificate(in: directory)
         } _: { console in
-            // A client of its own: the test framework's follows redirects, which a sign-in is.
-            var tls = TLSConfiguration.makeClientConfiguration()
-            tls.certificateVerification = .none
-            let client = TestClient(host: "localhost", port: console.port, configuration: .init(tlsConfiguration: tls))
-            client.connect()
-            let form: HTTPFields = [.contentType: "application/x-www-form-urlencoded"]
-            let response = try await client.post("/login", headers: form, body: ByteBuffer(string: "user=installer&password=right+horse+battery"))
-            #expect(response.status == .seeOther)
+            let response = try await console.post("/login", form: "user=installer&password=right+horse+battery")
             let cookie = try #require(response.headers[.setCookie])
             #expect(cookie.contains("Secure") && cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
-            let session = try #require(cookie.split(separator: ";").first.map(String.init))
-            let page = try await client.get("/", headers: [.cookie: session])
+            let session = try console.session(from: response)
+            let page = try await console.get("/", session: session)
             #expect(page.status == .ok && page.headers[.contentSecurityPolicy] != nil)
-            let plain = try await client.post(
-                "/api/viewport", headers: [.cookie: session, .origin: "http://localhost:\(console.port)"], body: ByteBuffer(string: "{}"))
-            #expect(plain.status == .forbidden, "under TLS the console's origin is https://")
-            let own = try await client.execute(
-                .init(
-                    "/api/viewport", method: .post, authority: "localhost:\(console.port)",
-                    headers: [.cookie: session, .origin: "https://localhost:\(console.port)"], body: ByteBuffer(string: "{}")))
-            #expect(own.status == .ok)
-            try await client.shutdown()
+            let cookieHeader: HTTPFields = [.cookie: "kiosk_console=\(session)"]
+            var plain = cookieHeader
+            plain[.origin] = "http://localhost:\(console.port)"
+            #expect(try await console.execute(uri: "/api/viewport", method: .post, headers: plain, body: ByteBuffer(string: "{}")).status == .forbidden)
+            var own = cookieHeader
+            own[.origin] = "https://localhost:\(console.port)"
+            #expect(try await console.execute(uri: "/api/viewport", method: .post, headers: own, body: ByteBuffer(string: "{}")).status == .ok)
         }
     }
 
