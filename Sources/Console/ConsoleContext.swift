@@ -43,7 +43,9 @@ struct SecurityHeaders<Base: HTTPResponder>: HTTPResponder where Base.Context ==
             .contentSecurityPolicy:
                 "default-src 'self'; img-src 'self' data: blob:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
             .xContentTypeOptions: "nosniff",
-            HTTPField.Name("Referrer-Policy")!: "no-referrer",
+            // same-origin, not no-referrer: under no-referrer a browser sends `Origin: null` with the
+            // sign-in form, which the Origin check must refuse; same-origin tells no other site a URL.
+            HTTPField.Name("Referrer-Policy")!: "same-origin",
             .cacheControl: "no-store",
             HTTPField.Name("X-Frame-Options")!: "DENY",
         ]

@@ -102,7 +102,7 @@ import Testing
                         == "default-src 'self'; img-src 'self' data: blob:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
                     "\(path)")
                 #expect(response.headers[.xContentTypeOptions] == "nosniff" && response.headers[.cacheControl] == "no-store", "\(path)")
-                #expect(response.headers[HTTPField.Name("Referrer-Policy")!] == "no-referrer", "\(path)")
+                #expect(response.headers[HTTPField.Name("Referrer-Policy")!] == "same-origin", "\(path)")
                 #expect(
                     response.headers[.accessControlAllowOrigin] == nil
                         && !response.headers.contains { $0.name.rawName.lowercased().hasPrefix("access-control") })
