@@ -149,7 +149,6 @@ public final class CaptureLoop: Sendable {
         let cameraConfig = session.config.camera
         var skipped = 0
         // The codes of the last decoded frame: a frame the gate skips shows the same scene.
-        var lastDecoded: [Symbol] = []
         session.pipeline.newStream()
         // Reads waiting for their pack's other codes are not lost with the camera.
         defer { _ = deliver(session.pipeline.flush(), session: &session) }
@@ -197,11 +196,10 @@ public final class CaptureLoop: Sendable {
             // The time a decode took, on the real clock whatever the loop's clock is.
             let started = Instant.now()
             let outcome = session.pipeline.process(frame, at: now, scanning: scanning)
-            if let symbols = outcome.symbols { lastDecoded = symbols }
             let reads = count(outcome, of: frame, decodeStarted: started, session: &session)
             if tap.wanted {
                 offer(
-                    frame, symbols: outcome.symbols, inView: outcome.gated ? lastDecoded : [], reads: reads, paused: state.snapshot.paused,
+                    frame, decoded: outcome.symbols != nil, inView: session.pipeline.inView(), reads: reads, paused: state.snapshot.paused,
                     session: session)
             }
         }
@@ -251,14 +249,15 @@ public final class CaptureLoop: Sendable {
 
     /// Copies the frame for the clients waiting for one (snapshot, record, watch). A snapshot's frame
     /// is decoded even when gating or a pause skipped it, so that it shows what is in view; the
-    /// others get what the pipeline's look found, or for a frame the gate skipped, `inView` (the
-    /// codes of the last decoded frame, the same scene), and no frame is decoded for them.
-    private func offer(_ frame: Frame, symbols decoded: [Symbol]?, inView: [Symbol], reads: [Read], paused: Bool, session: Session) {
-        var symbols = decoded
+    /// others get `inView`, the codes the pipeline holds in view at this frame (found by its look,
+    /// or kept across a frame the gate skipped or another look's frame), and no frame is decoded
+    /// for them.
+    private func offer(_ frame: Frame, decoded: Bool, inView: [Symbol], reads: [Read], paused: Bool, session: Session) {
+        var symbols = inView
         // With two libraries taking frames in turn (engine both), this frame's look saw only its
         // library's codes: a snapshot gets every look, as a still image.
-        if symbols == nil || session.pipeline.sharesFrames, tap.wantsDecodedFrame {
-            symbols = session.pipeline.stillSymbols(in: frame)
+        if !decoded || session.pipeline.sharesFrames, tap.wantsDecodedFrame {
+            symbols = session.pipeline.stillSymbols(in: frame) ?? inView
         }
         let viewport = session.config.pipeline.viewport.pixels(in: frame.size)
         tap.offer(now: environment.now().nanoseconds, paused: paused) {
@@ -271,7 +270,7 @@ public final class CaptureLoop: Sendable {
             }
             return TappedFrame(
                 width: frame.width, height: frame.height, sequence: frame.sequence, timestamp: frame.timestamp, luma: luma,
-                viewport: viewport, symbols: (symbols ?? inView).map { session.pipeline.read($0, in: frame) }, reads: reads)
+                viewport: viewport, symbols: symbols.map { session.pipeline.read($0, in: frame) }, reads: reads)
         }
     }
 

@@ -35,6 +35,8 @@ public struct ReadPipeline {
     /// A read ended the trigger session: the next scanning frame starts a new one, even when the
     /// next trigger came before the pipeline saw scanning stop.
     private var sessionEnded = false
+    /// The time of the last frame decided on while scanning.
+    private var latest: Double?
 
     public init(config: PipelineConfig) {
         self.config = config
@@ -64,7 +66,10 @@ public struct ReadPipeline {
     /// while `scanning`; returns its new reads.
     public mutating func process(_ frame: Frame, at now: Instant, scanning: Bool) -> Outcome {
         defer { wasScanning = scanning }
-        guard scanning, let decoder else { return Outcome() }
+        guard scanning, let decoder else {
+            latest = nil
+            return Outcome()
+        }
         if !wasScanning || sessionEnded {
             // Scanning (re)starts on a trigger or a resume: its first frame is always decoded, and a
             // trigger session reads what is in view even if the last session read it too.
@@ -76,6 +81,7 @@ public struct ReadPipeline {
             }
         }
         let time = (frame.timestamp > 0 ? Instant(nanoseconds: frame.timestamp) : now).seconds
+        latest = time
         guard
             case .decode(let secondLooks, let changed) = gate.decide(
                 frame, viewport: config.viewport.pixels(in: frame.size), at: time, owed: schedule.owesLook)
@@ -111,6 +117,14 @@ public struct ReadPipeline {
     /// Every code in `frame`'s viewport, every pass, as a still image (a snapshot shows what is in view).
     public func stillSymbols(in frame: Frame) -> [Symbol]? {
         try? decoder?.symbols(in: frame, viewport: config.viewport)
+    }
+
+    /// The codes in view at the last frame: those its decode found and those the tracker keeps in
+    /// view across it (a frame the gate skipped, a look that reads only some of the codes). What a
+    /// console outlines; none while not scanning.
+    public func inView() -> [Symbol] {
+        guard let latest else { return [] }
+        return tracker.inView(at: latest)
     }
 
     /// How many frames one full look at a scene takes.

@@ -12,9 +12,12 @@ import Imaging
 public struct Tracker: Sendable {
     /// A code that has been seen recently.
     public struct Track: Sendable, Hashable {
-        public var corners: Corners
+        /// The code as last seen: its data, and where it was then.
+        public var symbol: Symbol
         public var lastSeen: Double
         public var lastReported: Double
+
+        public var corners: Corners { symbol.corners }
     }
 
     private struct Key: Hashable, Sendable {
@@ -60,7 +63,7 @@ public struct Tracker: Sendable {
         for (symbol, key) in zip(symbols, keys) {
             if var track = tracks[key] {
                 track.lastSeen = time
-                track.corners = symbol.corners
+                track.symbol = symbol
                 if config.sameCodeTimeoutSeconds > 0, time - track.lastReported >= config.sameCodeTimeoutSeconds {
                     track.lastReported = time
                     outcome.new.append(symbol)
@@ -69,7 +72,7 @@ public struct Tracker: Sendable {
                 }
                 tracks[key] = track
             } else {
-                tracks[key] = Track(corners: symbol.corners, lastSeen: time, lastReported: time)
+                tracks[key] = Track(symbol: symbol, lastSeen: time, lastReported: time)
                 outcome.new.append(symbol)
             }
         }
@@ -91,6 +94,14 @@ public struct Tracker: Sendable {
 
     /// The codes currently in view or recently seen.
     public var tracked: [Track] { Array(tracks.values) }
+
+    /// The codes in view at `time`, the time of the latest frame: those its decode found, and those
+    /// kept in view across it (an unchanged frame, or another look's code), where last seen.
+    public func inView(at time: Double) -> [Symbol] {
+        tracks.values.filter { $0.lastSeen == time }.map(\.symbol).sorted {
+            ($0.corners.points[0].y, $0.corners.points[0].x) < ($1.corners.points[0].y, $1.corners.points[0].x)
+        }
+    }
 }
 
 /// When a code that stays in view is reported again.

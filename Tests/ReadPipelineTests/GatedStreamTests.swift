@@ -195,4 +195,29 @@ import Testing
         for frame in 0..<5 { try stream.feed(Self.scene([(held, left), (added, right)], layer: frame)) }
         #expect(stream.reports.map(\.text) == ["HELD-STILL", "NEW-BESIDE"], "\(engine): \(stream.reports)")
     }
+
+    /// What a console outlines: a code held still is in view on every frame, the gated ones and
+    /// those of the look that does not read it, where it was last found; once it is gone, it is
+    /// out of view within the tracker's absence, and nothing is in view while not scanning.
+    @Test func aHeldCodeIsInViewOnEveryFrameUntilItGoes() throws {
+        let stream = try Stream()
+        let code = try Self.qr("IN-VIEW", module: 4)
+        let layers = (0..<4).map { Self.scene([(code, Self.centre(code))], layer: $0) }
+        var missing: [Int] = []
+        for frame in 0..<60 {
+            try stream.feed(layers[frame % layers.count])
+            let texts = stream.pipeline.inView().map { String(decoding: $0.bytes, as: UTF8.self) }
+            if texts != ["IN-VIEW"] { missing.append(stream.frame) }
+        }
+        #expect(missing.isEmpty, "frames without the held code in view: \(missing)")
+        let corners = try #require(stream.pipeline.inView().first?.corners.points)
+        let placed = Self.centre(code)
+        let (xs, ys) = ((placed.x - 2)...(placed.x + code.width + 2), (placed.y - 2)...(placed.y + code.height + 2))
+        #expect(corners.allSatisfy { xs.contains($0.x) && ys.contains($0.y) }, "where it was found: \(corners)")
+        for frame in 0..<30 { try stream.feed(Self.scene([], layer: frame)) }
+        #expect(stream.pipeline.inView().isEmpty)
+        try stream.feed(layers[0])
+        try stream.feed(layers[1], scanning: false)
+        #expect(stream.pipeline.inView().isEmpty, "not scanning: nothing in view")
+    }
 }
