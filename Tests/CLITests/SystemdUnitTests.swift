@@ -68,6 +68,9 @@ import Testing
         let line = try #require(result.stdout.split(separator: "\n").first { $0.contains("Overall exposure level") })
         let figure = try #require(line.split(separator: " ").compactMap { Double($0) }.first)
         #expect(figure <= 1.5, "\(line)")
+        let page = Self.unit.replacingOccurrences(of: "systemd/kiosk-scanner.service", with: "docs/console.md")
+        #expect(text(page).contains("exposure at\n**\(String(format: "%.1f", figure)) (OK)**"), "docs/console.md's figure differs from \(line)")
+        #expect(text(console).contains("IPAddressDeny=any\nIPAddressAllow=localhost\n"), "loopback only, as web.listen's default")
         #expect(text(console).contains("BindsTo=kiosk-scanner.service") && text(console).contains("After=kiosk-scanner.service"))
         for setting in ["CapabilityBoundingSet=\n", "MemoryDenyWriteExecute=yes", "RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6\n", "ProtectSystem=strict"]
         {
