@@ -116,7 +116,10 @@ let package = Package(
         // web, and the viewport the console checks).
         .target(
             name: "ConfigReading",
-            dependencies: ["Imaging", "ScannerProtocol", "CYAML", .product(name: "SystemPackage", package: "swift-system")]
+            dependencies: [
+                "Imaging", "Platform", "ScannerProtocol", "CYAML", .product(name: "Logging", package: "swift-log"),
+                .product(name: "SystemPackage", package: "swift-system"),
+            ]
         ),
         // The daemon's config file, assembled into the whole ScannerConfig.
         .target(

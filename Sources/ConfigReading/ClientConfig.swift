@@ -14,11 +14,6 @@ public struct ClientConfig: Sendable, Hashable {
 
     public init() {}
 
-    /// Reads the file at `path`.
-    public static func load(path: String) throws(ConfigError) -> ClientConfig {
-        try parse(try ConfigText.read(path: path), file: path)
-    }
-
     /// Reads config `text`; `file` names it in errors.
     public static func parse(_ text: String, file: String) throws(ConfigError) -> ClientConfig {
         var top = try ConfigText.top(text, file: file)

@@ -48,11 +48,11 @@ public struct WebConfig: Sendable, Hashable {
 public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
     /// An IPv4 or IPv6 address, without brackets.
     public var host: String
+    /// 1...65535; ports below 1024 need a capability the console's unit does not give it.
     public var port: Int
 
     public init(host: String, port: Int) {
-        self.host = host
-        self.port = port
+        (self.host, self.port) = (host, port)
     }
 
     /// Reads `HOST:PORT`, with an IPv6 address in brackets; `localhost` stands for 127.0.0.1. Host

@@ -19,35 +19,30 @@ struct StatusSnapshot: Decodable, Sendable {
 
 /// One point of the health charts: the daemon's state at a poll, and its rates over the interval
 /// since the poll before (decode time quantiles of the decodes in it, reads and drops a minute, the
-/// share of frames the change gate kept from the decoders).
-struct HealthSample: Codable, Sendable, Equatable {
+/// share of frames the change gate kept from the decoders). Its keys go to the page in snake case
+/// (`JSONEncoder.forPage`).
+struct HealthSample: Encodable, Sendable, Equatable {
     /// Seconds on the console's clock.
     var at: Double
+    /// The camera's state (`streaming`, `interrupted`...), as the daemon's `state` event names it.
     var camera: String
-    var torch: String
-    var torchMode: String
+    /// The torch, `on` or `off`, and its mode (`auto`, `on`, `off`).
+    var torch: String, torchMode: String
+    /// `presentation` or `trigger`, and whether scanning is paused.
     var mode: String
     var paused: Bool
-    var decodeMsP50: Double?
-    var decodeMsP99: Double?
-    var readsPerMinute: Double?
-    var droppedPerMinute: Double?
+    /// Milliseconds, over the decodes since the poll before; nil when there were none.
+    var decodeMsP50: Double?, decodeMsP99: Double?
+    /// Since the poll before; nil for the first poll.
+    var readsPerMinute: Double?, droppedPerMinute: Double?
     /// Reads dropped since the daemon started, by reason.
     var dropped: [String: Int]
+    /// Frames the change gate kept from the decoders: since the daemon started, and the share of
+    /// the frames since the poll before.
     var framesGated: Int
     var gatedPercent: Double?
+    /// Consoles watching; nil from a daemon that does not say.
     var watchers: Int?
-
-    enum CodingKeys: String, CodingKey {
-        case at, camera, torch, mode, paused, dropped, watchers
-        case torchMode = "torch_mode"
-        case decodeMsP50 = "decode_ms_p50"
-        case decodeMsP99 = "decode_ms_p99"
-        case readsPerMinute = "reads_per_minute"
-        case droppedPerMinute = "dropped_per_minute"
-        case framesGated = "frames_gated"
-        case gatedPercent = "gated_percent"
-    }
 }
 
 /// The samples of the last `span`, each made from a status and the one before it (pure: the

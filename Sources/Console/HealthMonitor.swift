@@ -91,6 +91,6 @@ final class HealthMonitor: Service, Sendable {
     }
 
     static func json(_ value: some Encodable) -> String {
-        (try? String(decoding: JSONEncoder().encode(value), as: UTF8.self)) ?? "{}"
+        (try? String(decoding: JSONEncoder.forPage.encode(value), as: UTF8.self)) ?? "{}"
     }
 }

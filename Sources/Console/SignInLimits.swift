@@ -5,14 +5,13 @@ import Synchronization
 /// a password check until its oldest failure leaves the window.
 final class SignInLimits: Sendable {
     private let failures = Mutex<[String: [Instant]]>([:])
+    /// Failures an address may have within `window` before it is refused.
     private let limit: Int
     private let window: Duration
     private let now: @Sendable () -> Instant
 
     init(limit: Int, window: Duration, now: @escaping @Sendable () -> Instant = { Instant.now() }) {
-        self.limit = limit
-        self.window = window
-        self.now = now
+        (self.limit, self.window, self.now) = (limit, window, now)
     }
 
     /// Whether `address` may try now.

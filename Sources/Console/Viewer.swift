@@ -8,11 +8,11 @@ import Logging
 /// while it streams and `unwatch` when it leaves, the daemon's views at one in flight, and the
 /// reads, state changes and control replies beside them.
 struct Viewer {
-    let session: Session
-    let client: String
+    /// Who signed in, and from where (`address:port`, for the log).
+    let session: Session, client: String
     let settings: ConsoleSettings
-    let sessions: Sessions
-    let viewers: Viewers
+    /// Kept in use while the view streams; every open viewer, to post health and notices to.
+    let sessions: Sessions, viewers: Viewers
     let health: HealthMonitor
     let logger: Logger
 

@@ -32,8 +32,8 @@ enum ViewLine {
         case .success(let jpeg):
             let scale = Scale(from: Size(width: frame.width, height: frame.height), to: jpeg.size)
             let view = ViewEvent(
-                seq: seq, frameWidth: frame.width, frameHeight: frame.height, width: jpeg.size.width, height: jpeg.size.height,
-                viewport: scale.rect(frame.viewport), codes: codes(in: frame, scale: scale))
+                seq: seq, frame: Size(width: frame.width, height: frame.height), image: jpeg.size, viewport: scale.rect(frame.viewport),
+                codes: codes(in: frame, scale: scale))
             return .success(Event.view(view, jpeg: jpeg.bytes, encoder: JSONEncoder.forEvents()))
         }
     }

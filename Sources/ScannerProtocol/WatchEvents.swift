@@ -22,28 +22,20 @@ public struct ViewEvent: Codable, Sendable {
     /// Counts this watch's views from 1.
     public let seq: UInt64
     /// The camera's frame.
-    public let frameWidth: Int
-    public let frameHeight: Int
+    public let frameWidth: Int, frameHeight: Int
     /// The JPEG's size: the frame scaled down to the width the watch asked for (never up).
-    public let width: Int
-    public let height: Int
+    public let width: Int, height: Int
     public let viewport: PixelRect
     /// The codes the scanner saw in this frame.
     public let codes: [ViewCode]
     /// Base64; the daemon encodes it empty and fills it in (`Event.view`).
     public let jpeg: String
 
-    public init(
-        seq: UInt64, frameWidth: Int, frameHeight: Int, width: Int, height: Int, viewport: PixelRect, codes: [ViewCode], jpeg: String = ""
-    ) {
-        self.seq = seq
-        self.frameWidth = frameWidth
-        self.frameHeight = frameHeight
-        self.width = width
-        self.height = height
-        self.viewport = viewport
-        self.codes = codes
-        self.jpeg = jpeg
+    /// A view of a `frame`-sized camera frame, scaled to `image`, its JPEG filled in later.
+    public init(seq: UInt64, frame: Size, image: Size, viewport: PixelRect, codes: [ViewCode]) {
+        (self.seq, self.viewport, self.codes, jpeg) = (seq, viewport, codes, "")
+        (frameWidth, frameHeight) = (frame.width, frame.height)
+        (width, height) = (image.width, image.height)
     }
 
     enum CodingKeys: String, CodingKey {

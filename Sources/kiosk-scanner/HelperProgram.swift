@@ -1,3 +1,4 @@
+import ArgumentParser
 import FoundationEssentials
 import Platform
 
@@ -15,5 +16,21 @@ enum HelperProgram {
         let error = CurrentProcess.execute(program, arguments: [program] + arguments)
         Scan.fail("cannot run \(program): \(error.description)")
         CurrentProcess.exit(2)
+    }
+
+    /// The subcommand that runs helper `name` (`kiosk-scanner-NAME`), whose options `page` explains.
+    static func command(_ name: String, abstract: String, page: String) -> CommandConfiguration {
+        CommandConfiguration(commandName: name, abstract: abstract, discussion: "Options: --config FILE, --log-level LEVEL. \(page)")
+    }
+}
+
+/// A subcommand that runs a helper program in its place, with the arguments it was given.
+protocol HelperCommand: ParsableCommand {
+    var arguments: [String] { get }
+}
+
+extension HelperCommand {
+    func run() throws {
+        HelperProgram.execute("kiosk-scanner-\(Self.configuration.commandName ?? "")", arguments: arguments)
     }
 }

@@ -31,7 +31,7 @@ import Testing
         let jpeg: [UInt8] = [0xFF, 0xD8, 0xFF, 0xE0, 1, 2, 3, 0xFF, 0xD9]
         let code = ViewCode(symbology: "QR-Code", text: #"say "jpeg":"" here"#, corners: [[1, 2], [9, 2], [9, 8], [1, 8]])
         let view = ViewEvent(
-            seq: 3, frameWidth: 640, frameHeight: 480, width: 320, height: 240, viewport: PixelRect(x: 70, y: 30, width: 180, height: 180),
+            seq: 3, frame: Size(width: 640, height: 480), image: Size(width: 320, height: 240), viewport: PixelRect(x: 70, y: 30, width: 180, height: 180),
             codes: [code])
         let line = Event.view(view, jpeg: jpeg, encoder: .forEvents())
         #expect(line.hasPrefix(#"{"codes":[{"corners":[[1,2],[9,2],[9,8],[1,8]],"symbology":"QR-Code","text":"say \"jpeg\":\"\" here"}],"#))

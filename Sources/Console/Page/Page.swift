@@ -23,7 +23,7 @@ enum Page {
     }
 
     static func json(_ value: some Encodable, status: HTTPResponse.Status = .ok) -> Response {
-        let bytes = (try? JSONEncoder().encode(value)) ?? Data("{}".utf8)
+        let bytes = (try? JSONEncoder.forPage.encode(value)) ?? Data("{}".utf8)
         return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
@@ -67,5 +67,14 @@ enum Page {
             </html>
 
             """
+    }
+}
+
+extension JSONEncoder {
+    /// What the console sends its page: keys in snake case, as the daemon's events have them.
+    static var forPage: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.keyEncodingStrategy = .convertToSnakeCase
+        return encoder
     }
 }
