@@ -207,7 +207,7 @@ let package = Package(
         // Test-only machinery: barcode images made with zint and qrencode, frames, running the binary.
         .target(
             name: "ScannerTestSupport",
-            dependencies: ["Codes", "Documents", "Imaging", "ImageFiles", "Keyboard", "CTurboJPEG"],
+            dependencies: ["Codes", "Documents", "Imaging", "ImageFiles", "Keyboard", "CTurboJPEG", .product(name: "Logging", package: "swift-log")],
             path: "Tests/ScannerTestSupport"
         ),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", .product(name: "SystemPackage", package: "swift-system")]),
@@ -232,7 +232,8 @@ let package = Package(
         .testTarget(
             name: "ConsoleTests",
             dependencies: [
-                "Console", "ConfigFile", "ConfigReading", "Imaging", "Platform", "ScannerProtocol", .product(name: "Logging", package: "swift-log"),
+                "Console", "ConfigFile", "ConfigReading", "Imaging", "Platform", "ScannerProtocol", "ScannerTestSupport",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),

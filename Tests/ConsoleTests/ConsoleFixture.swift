@@ -6,6 +6,7 @@ import HummingbirdBcrypt
 import HummingbirdTesting
 import NIOCore
 import NIOSSL
+import ScannerTestSupport
 import Testing
 
 /// A console on a free port of localhost and a fake daemon in a scratch directory, for one test.

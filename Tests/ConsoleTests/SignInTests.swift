@@ -4,6 +4,7 @@ import Foundation
 import HTTPTypes
 import HummingbirdTesting
 import NIOCore
+import ScannerTestSupport
 import Testing
 
 /// Nothing without a session, sign-in by password or token, failures refused and logged, and the

@@ -5,6 +5,7 @@ import HTTPTypes
 import HummingbirdTesting
 import NIOCore
 import NIOSSL
+import ScannerTestSupport
 import Testing
 
 /// Under TLS the console serves HTTPS from the certificate and key the section names, and the

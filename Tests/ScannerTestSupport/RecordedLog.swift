@@ -1,14 +1,16 @@
 import Logging
 import Synchronization
 
-/// A logger that keeps its lines, so that a test can read what the console logged.
-final class RecordedLog: Sendable {
+/// A logger that keeps its lines, so that a test can read what a module logged (the bridge, the console).
+public final class RecordedLog: Sendable {
     private let lines = Mutex<[String]>([])
 
-    var logger: Logger { Logger(label: "test") { _ in Handler(log: self) } }
+    public init() {}
+
+    public var logger: Logger { Logger(label: "test") { _ in Handler(log: self) } }
 
     /// Every line so far, as `level: message`.
-    var all: [String] { lines.withLock { $0 } }
+    public var all: [String] { lines.withLock { $0 } }
 
     private struct Handler: LogHandler {
         let log: RecordedLog
