@@ -199,7 +199,7 @@ public final class CaptureLoop: Sendable {
             let reads = count(outcome, of: frame, decodeStarted: started, session: &session)
             if tap.wanted {
                 offer(
-                    frame, decoded: outcome.symbols != nil, inView: session.pipeline.inView(), reads: reads, paused: state.snapshot.paused,
+                    frame, decoded: outcome.symbols != nil, reads: reads, paused: state.snapshot.paused,
                     session: session)
             }
         }
@@ -249,15 +249,15 @@ public final class CaptureLoop: Sendable {
 
     /// Copies the frame for the clients waiting for one (snapshot, record, watch). A snapshot's frame
     /// is decoded even when gating or a pause skipped it, so that it shows what is in view; the
-    /// others get `inView`, the codes the pipeline holds in view at this frame (found by its look,
-    /// or kept across a frame the gate skipped or another look's frame), and no frame is decoded
-    /// for them.
-    private func offer(_ frame: Frame, decoded: Bool, inView: [Symbol], reads: [Read], paused: Bool, session: Session) {
-        var symbols = inView
+    /// others get the codes the pipeline holds in view at this frame (found by its look, or kept
+    /// across a frame the gate skipped or another look's frame), asked for only when a client
+    /// takes the frame, and no frame is decoded for them.
+    private func offer(_ frame: Frame, decoded: Bool, reads: [Read], paused: Bool, session: Session) {
+        var still: [Symbol]?
         // With two libraries taking frames in turn (engine both), this frame's look saw only its
         // library's codes: a snapshot gets every look, as a still image.
         if !decoded || session.pipeline.sharesFrames, tap.wantsDecodedFrame {
-            symbols = session.pipeline.stillSymbols(in: frame) ?? inView
+            still = session.pipeline.stillSymbols(in: frame)
         }
         let viewport = session.config.pipeline.viewport.pixels(in: frame.size)
         tap.offer(now: environment.now().nanoseconds, paused: paused) {
@@ -270,7 +270,7 @@ public final class CaptureLoop: Sendable {
             }
             return TappedFrame(
                 width: frame.width, height: frame.height, sequence: frame.sequence, timestamp: frame.timestamp, luma: luma,
-                viewport: viewport, symbols: symbols.map { session.pipeline.read($0, in: frame) }, reads: reads)
+                viewport: viewport, symbols: (still ?? session.pipeline.inView()).map { session.pipeline.read($0, in: frame) }, reads: reads)
         }
     }
 
