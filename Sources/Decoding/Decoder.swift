@@ -12,6 +12,10 @@ public enum DecoderPass: Sendable, Hashable {
     case zxingFirst
     /// zxing-cpp's second looks: tryRotate, tryInvert, the global-histogram binarizer.
     case zxingSecond
+    /// ZBar's first pass, then zxing-cpp's, on one frame: a moving scene, whose frames may each be
+    /// the only sharp one of a swipe. zxing-cpp looks only for what ZBar cannot read when ZBar found
+    /// codes on this frame.
+    case moving
 }
 
 /// Something that finds codes in a frame. One instance is used by one task at a time.

@@ -24,9 +24,10 @@ public enum Decoders {
 /// they always count, so that a ZBar misread does not hide zxing-cpp's read (a code both read is
 /// reported once).
 ///
-/// A still image gets both libraries, every pass. In a stream the passes take the frames in turn,
-/// so that a frame costs at most what ZBar alone costs: ZBar, zxing-cpp's first pass, and
-/// zxing-cpp's second looks. Which pass takes which frame is the read pipeline's look schedule.
+/// A still image gets both libraries, every pass. In a stream the passes take the frames of a new
+/// or held scene in turn, so that such a frame costs at most what ZBar alone costs: ZBar,
+/// zxing-cpp's first pass, and zxing-cpp's second looks. A moving scene's frames each get both
+/// first passes (`.moving`). Which pass takes which frame is the read pipeline's look schedule.
 public final class RoutedDecoder: Decoder {
     private let zbar: ZBarDecoder?
     private let zxing: ZXingDecoder?
@@ -56,8 +57,12 @@ public final class RoutedDecoder: Decoder {
             try everything || found.isEmpty || !fallback
             ? zxing.decode(frame, in: region, secondLooks: secondLooks)
             : zxing.decode(frame, in: region, secondLooks: secondLooks, linearCodes: false).filter { DecoderEngine.zxingOnly.contains($0.symbology) }
-        // A code both libraries read is reported once, as ZBar read it.
-        return found + zxingFound.filter { symbol in !found.contains { $0.symbology == symbol.symbology && $0.bytes == symbol.bytes } }
+        return Self.merged(found, zxingFound)
+    }
+
+    /// ZBar's codes and zxing-cpp's: a code both libraries read is reported once, as ZBar read it.
+    private static func merged(_ zbarFound: [Symbol], _ zxingFound: [Symbol]) -> [Symbol] {
+        zbarFound + zxingFound.filter { symbol in !zbarFound.contains { $0.symbology == symbol.symbology && $0.bytes == symbol.bytes } }
     }
 
     public func decode(_ frame: Frame, in region: PixelRect, pass: DecoderPass, secondLooks: Bool, narrowed: Bool) throws(DecoderError) -> [Symbol] {
@@ -66,12 +71,19 @@ public final class RoutedDecoder: Decoder {
             return try decode(frame, in: region, secondLooks: secondLooks)
         case .zbar:
             return try zbar?.decode(frame, in: region, secondLooks: secondLooks) ?? []
+        case .moving:
+            let found = try zbar?.decode(frame, in: region, secondLooks: false) ?? []
+            return Self.merged(found, try zxingLook(frame, in: region, pass: .first, narrowed: !found.isEmpty))
         case .zxingFirst, .zxingSecond:
-            guard let zxing else { return [] }
-            let zxingPass: ZXingDecoder.Pass = pass == .zxingFirst ? .first : .second
-            // zxing-cpp's QR and linear codes are looked for only when ZBar's latest look found nothing.
-            guard fallback && narrowed else { return try zxing.decode(frame, in: region, pass: zxingPass, linearCodes: true) }
-            return try zxing.decode(frame, in: region, pass: zxingPass, linearCodes: false).filter { DecoderEngine.zxingOnly.contains($0.symbology) }
+            return try zxingLook(frame, in: region, pass: pass == .zxingFirst ? .first : .second, narrowed: narrowed)
         }
+    }
+
+    /// zxing-cpp's `pass`; `narrowed`: ZBar found codes, so only what ZBar cannot read is looked for.
+    private func zxingLook(_ frame: Frame, in region: PixelRect, pass zxingPass: ZXingDecoder.Pass, narrowed: Bool) throws(DecoderError) -> [Symbol] {
+        guard let zxing else { return [] }
+        // zxing-cpp's QR and linear codes are looked for only when ZBar's latest look found nothing.
+        guard fallback && narrowed else { return try zxing.decode(frame, in: region, pass: zxingPass, linearCodes: true) }
+        return try zxing.decode(frame, in: region, pass: zxingPass, linearCodes: false).filter { DecoderEngine.zxingOnly.contains($0.symbology) }
     }
 }

@@ -2,26 +2,34 @@ import Codes
 import Decoding
 
 /// Which of the decoder's passes takes each decoded frame of a stream: the one place that decides
-/// how ZBar and zxing-cpp share the frames (engine both), so that a frame costs one library.
+/// how ZBar and zxing-cpp share the frames (engine both).
 ///
 /// A decode with second looks (a new scene) starts at look 0, and the frames right after it are owed
-/// the other looks, which the gate decodes whether they changed or not: a scene gets every look. On
-/// frames that keep changing, the looks take turns; plain timer decodes take turns too.
+/// the other looks, which the gate decodes whether they changed or not: a scene gets every look.
+/// Plain timer decodes take turns.
 ///
 /// Engine both's looks are ZBar, then zxing-cpp's first pass, then zxing-cpp's second looks (tryRotate,
-/// tryInvert, the global-histogram binarizer). A changed frame given to zxing-cpp is a new scene to
-/// it: its first pass, every symbology. On a scene ZBar read, zxing-cpp's first pass looks only for
-/// what ZBar cannot read, and its second looks run only when no look at the scene found anything and
-/// the decode takes second looks (docs/configuration.md, "Two decoders").
+/// tryInvert, the global-histogram binarizer). On a scene ZBar read, zxing-cpp's first pass looks only
+/// for what ZBar cannot read, and its second looks run only when no look at the scene found anything
+/// and the decode takes second looks (docs/configuration.md, "Two decoders").
 ///
-/// A trigger session's first frame is the exception: it gets every library and every pass at once
-/// (the still image's look), since the user is waiting for that one read and the session is short.
+/// A moving scene (a changed frame right after another changed frame) is the exception: each of its
+/// frames gets both libraries' first passes (`.moving`), since a swipe may have one sharp frame and
+/// it may be either library's to read. When it holds still again, the frames after are owed ZBar's
+/// second looks and zxing-cpp's. A scene's first changed frame still gets ZBar alone, so a code put
+/// down in view is read as fast as by ZBar alone.
+///
+/// A trigger session's first frame is the other exception: it gets every library and every pass at
+/// once (the still image's look), since the user is waiting for that one read and the session is short.
 public struct LookSchedule: Sendable {
     /// The decoder's passes, one look each.
     public let passes: [DecoderPass]
-    /// Looks still owed to the scene of the last full decode, and the look of the next plain one.
-    private var owed = 0
+    /// Looks still owed to the scene of the last full decode (a bit per index in `passes`, lowest
+    /// first), and the look of the next plain one.
+    private var owed: UInt32 = 0
     private var plainLook = 0
+    /// Whether the last decoded frame had changed from the one before it.
+    private var lastChanged = false
     /// Whether ZBar's latest look found anything: zxing-cpp's QR and linear codes are then not needed.
     private var zbarFound = false
     /// Whether any look at the current scene found anything: zxing-cpp's second looks are then not needed.
@@ -37,11 +45,15 @@ public struct LookSchedule: Sendable {
     public var looks: Int { passes.count }
 
     /// Whether the next frame is owed a look at the scene of the last full decode.
-    public var owesLook: Bool { owed > 0 }
+    public var owesLook: Bool { owed != 0 }
+
+    /// Whether a changed frame right after a changed frame gets both libraries' first passes.
+    private var readsMotion: Bool { passes.contains(.zbar) && passes.contains(.zxingFirst) }
 
     /// One frame's look.
     public struct Look: Sendable, Hashable {
-        /// Its place in `passes` (the tracker keeps the codes of each look's latest frame).
+        /// Its place in `passes` (the tracker keeps the codes of each look's latest frame); a moving
+        /// scene's look is 0 and stands for every look.
         public var index: Int
         public var pass: DecoderPass
         /// ZBar's latest look found codes: zxing-cpp looks only for what ZBar cannot read.
@@ -52,17 +64,24 @@ public struct LookSchedule: Sendable {
 
     /// The look of a frame the gate decoded, with or without `secondLooks`, `changed` from the last decoded frame or not.
     public mutating func look(secondLooks: Bool, changed: Bool) -> Look {
+        defer { lastChanged = changed }
         if sessionStarts {
             sessionStarts = false
             owed = 0
             return Look(index: 0, pass: .whole)
         }
+        if changed && lastChanged && readsMotion {
+            // The scene moves: both first passes now, and the second looks once it holds still.
+            (zbarFound, sceneFound) = (false, false)
+            owed = Self.bit(0) | Self.bit(passes.firstIndex(of: .zxingSecond) ?? 0)
+            return Look(index: 0, pass: .moving)
+        }
         let index: Int
-        if owed > 0 {
-            owed -= 1
-            index = looks - 1 - owed
+        if owed != 0 {
+            index = owed.trailingZeroBitCount
+            owed &= owed - 1
         } else if secondLooks {
-            owed = looks - 1
+            owed = (1 << UInt32(looks)) - 2
             index = 0
         } else {
             plainLook = (plainLook + 1) % looks
@@ -75,7 +94,7 @@ public struct LookSchedule: Sendable {
             (zbarFound, sceneFound, pass) = (false, false, .zxingFirst)
         }
         switch pass {
-        case .whole, .zbar:
+        case .whole, .zbar, .moving:
             return Look(index: index, pass: pass)
         case .zxingFirst:
             if !passes.contains(.zbar) { sceneFound = false }
@@ -88,8 +107,7 @@ public struct LookSchedule: Sendable {
     /// What `look` found.
     public mutating func found(_ symbols: [Symbol], by look: Look) {
         switch look.pass {
-        case .whole: (zbarFound, sceneFound) = (!symbols.isEmpty, !symbols.isEmpty)
-        case .zbar: (zbarFound, sceneFound) = (!symbols.isEmpty, !symbols.isEmpty)
+        case .whole, .zbar, .moving: (zbarFound, sceneFound) = (!symbols.isEmpty, !symbols.isEmpty)
         case .zxingFirst: sceneFound = sceneFound || !symbols.isEmpty
         case .zxingSecond: break
         }
@@ -99,7 +117,10 @@ public struct LookSchedule: Sendable {
     public mutating func reset() {
         owed = 0
         sessionStarts = false
+        lastChanged = false
     }
+
+    private static func bit(_ index: Int) -> UInt32 { 1 << UInt32(index) }
 
     /// A trigger session starts: its first decoded frame gets every pass (when the decoder's
     /// passes take frames in turn; one pass is every pass already).

@@ -100,7 +100,7 @@ public struct ReadPipeline {
             return Outcome(error: error)
         }
         schedule.found(symbols, by: look)
-        let tracked = tracker.update(with: symbols, at: time, look: look.index, changed: changed)
+        let tracked = tracker.update(with: symbols, at: time, look: look.index, changed: changed, everyLook: look.pass == .moving)
         let found = tracked.new.map { read($0, in: frame) }
         // The pack window runs on the loop's clock, as `due` does.
         return Outcome(symbols: symbols, reads: pack.add(found, at: now.seconds), duplicates: tracked.suppressed)

@@ -47,9 +47,13 @@ public struct Tracker: Sendable {
     /// Takes the symbols found in a frame captured at `time` (seconds on a monotonic clock) by look
     /// `look` of the decoder. A frame that did not `change` from the last decoded one (a timer
     /// decode) shows the same scene: the codes of the last decode stay in view whatever this decode
-    /// finds, so a code held still is never reported twice because one decode missed it.
-    public mutating func update(with symbols: [Symbol], at time: Double, look: Int = 0, changed: Bool = true) -> Outcome {
+    /// finds, so a code held still is never reported twice because one decode missed it. `everyLook`:
+    /// every library read this frame (a moving scene's), so it shows all that is in view.
+    public mutating func update(with symbols: [Symbol], at time: Double, look: Int = 0, changed: Bool = true, everyLook: Bool = false) -> Outcome {
         while inLastFrame.count <= look { inLastFrame.append([]) }
+        if everyLook && changed {
+            for index in inLastFrame.indices where index != look { inLastFrame[index].removeAll(keepingCapacity: true) }
+        }
         keepInView(at: time, except: changed ? look : nil)
         // A new dictionary only when a track expires: the per-frame path allocates nothing for it.
         if tracks.values.contains(where: { time - $0.lastSeen > config.absenceSeconds }) {

@@ -1,3 +1,4 @@
+import Codes
 import Decoding
 import ImageFiles
 import Imaging
@@ -164,6 +165,56 @@ import Testing
         for _ in 0..<5 { try stream.feed(Self.scene([(code, Self.centre(code))], layer: stream.frame)) }
         #expect(stream.reports.map(\.text) == ["ONE-LATER"])
         #expect(stream.reports.first?.frame == appears + 1, "\(stream.reports)")
+    }
+
+    /// A swiped code seen blurred (a 16 px smear: 4 modules) and sharp on the next frame only is read
+    /// from the sharp frame, once, whichever frame of the motion that is: the frames of a moving
+    /// scene each get both libraries. Before, the looks took the frames in turn, and a DataMatrix
+    /// whose one sharp frame fell to ZBar was never read.
+    @Test(arguments: [Symbology.datamatrix, .ean13, .qr])
+    func aCodeSeenBlurredThenSharpIsReadFromTheSharpFrame(symbology: Symbology) throws {
+        let (code, _) = try Self.code(symbology, "SHARP")
+        let blurred = Barcodes.motionBlurred(code, length: 16)
+        for lead in 0..<4 {
+            let stream = try Stream()
+            for frame in 0..<10 { try stream.feed(Self.scene([], layer: frame)) }
+            // The swipe enters blurred, `lead` + 1 frames, stops sharp for one frame, and is gone.
+            let y = (Self.size.height - code.height) / 2
+            for step in 0...lead { try stream.feed(Self.scene([(blurred, Point(x: 10 + 30 * step, y: y))], layer: stream.frame)) }
+            let sharp = stream.frame + 1
+            try stream.feed(Self.scene([(code, Point(x: 40 + 30 * lead, y: y))], layer: stream.frame))
+            for _ in 0..<3 { try stream.feed(Self.scene([], layer: stream.frame)) }
+            #expect(stream.reports.map(\.frame) == [sharp], "\(symbology), \(lead + 1) blurred frames first: \(stream.reports)")
+        }
+    }
+
+    /// A code crossing the frame in 6 frames, smeared by a 40th of its travel between frames (a
+    /// 1/1200 s exposure at 30 fps, under the torch), is read once, at any phase of the looks.
+    @Test(arguments: [Symbology.datamatrix, .ean13, .qr])
+    func aCodeCrossingTheViewInSixFramesIsReadOnce(symbology: Symbology) throws {
+        let (code, text) = try Self.code(symbology, "CROSSING")
+        let travel = (Self.size.width + code.width) / 6
+        let blurred = Barcodes.motionBlurred(code, length: travel / 40)
+        for lead in 0..<3 {
+            let stream = try Stream()
+            for frame in 0..<10 { try stream.feed(Self.scene([], layer: frame)) }
+            // Another item leaves the view first, so the crossing starts at any phase of the looks.
+            let other = Frame(width: 60, height: 60, pixels: [UInt8](repeating: 40, count: 3600))
+            for step in 0..<lead { try stream.feed(Self.scene([(other, Point(x: 200 + 80 * step, y: 20))], layer: stream.frame)) }
+            let y = (Self.size.height - code.height) / 2
+            for step in 1...6 { try stream.feed(Self.scene([(blurred, Point(x: step * travel - code.width, y: y))], layer: stream.frame)) }
+            for _ in 0..<3 { try stream.feed(Self.scene([], layer: stream.frame)) }
+            #expect(stream.reports.map(\.text) == [text], "\(symbology), \(lead) frames of motion first: \(stream.reports)")
+        }
+    }
+
+    /// A code of `symbology` holding `text` (EAN-13: a number of its own), about 100 px wide, and its text.
+    static func code(_ symbology: Symbology, _ text: String) throws -> (Frame, String) {
+        switch symbology {
+        case .qr: (try qr(text, module: 3), text)
+        case .ean13: (try ImageFile.read(path: Barcodes.zint(.ean13, "590123412345", scale: 1)), "5901234123457")
+        default: (try ImageFile.read(path: Barcodes.zint(symbology, text, scale: 2)), text)
+        }
     }
 
     /// A trigger session's first frame gets both libraries: a code only zxing-cpp reads, in view

@@ -14,33 +14,44 @@ import Testing
         var index: Int
         var secondLooks: Bool
         var changed: Bool
+        var pass = DecoderPass.zbar
     }
 
-    /// With two looks (ZBar and zxing-cpp in turn), a new scene gets look 0 and look 1 on its first
-    /// two frames, frames that keep changing alternate looks, and plain timer decodes alternate too.
-    @Test func withTwoLooksEverySceneGetsBothOnConsecutiveFrames() {
+    /// With engine both's three looks, a new scene gets looks 0, 1 and 2 on its first three frames,
+    /// frames that keep changing get both libraries' first passes from the second one on, and plain
+    /// timer decodes take the looks in turn.
+    @Test func everySceneGetsEveryLookAndAMovingSceneBothLibraries() {
         var gate = ChangeGateTests.gate()
-        var schedule = LookSchedule(passes: [.zbar, .zxingFirst])
+        var schedule = LookSchedule(passes: [.zbar, .zxingFirst, .zxingSecond])
         var decided: [Int: Decided] = [:]
-        // Half a second of an empty scene, a card held for a third of a second, then a card that
-        // comes and goes on every frame.
-        for frame in 0..<40 {
+        // Half a second of an empty scene, a card held for a third of a second, a card that comes
+        // and goes on every frame, and the card held again.
+        for frame in 0..<60 {
             let scene =
-                frame < 15 ? ChangeGateTests.scene() : frame < 25 ? ChangeGateTests.scene(square: true) : ChangeGateTests.scene(square: frame % 2 == 0)
+                frame < 15
+                ? ChangeGateTests.scene() : frame < 25 || frame >= 40 ? ChangeGateTests.scene(square: true) : ChangeGateTests.scene(square: frame % 2 == 0)
             guard
                 case .decode(let secondLooks, let changed) = gate.decide(
                     scene, viewport: ChangeGateTests.region, at: Double(frame) / 30, owed: schedule.owesLook)
             else { continue }
-            decided[frame] = Decided(index: schedule.look(secondLooks: secondLooks, changed: changed).index, secondLooks: secondLooks, changed: changed)
+            let look = schedule.look(secondLooks: secondLooks, changed: changed)
+            decided[frame] = Decided(index: look.index, secondLooks: secondLooks, changed: changed, pass: look.pass)
         }
         #expect(decided[0] == Decided(index: 0, secondLooks: true, changed: true))
-        #expect(decided[1] == Decided(index: 1, secondLooks: true, changed: false))
-        #expect(decided[2] == nil)
+        #expect(decided[1] == Decided(index: 1, secondLooks: true, changed: false, pass: .zxingFirst))
+        #expect(decided[2] == Decided(index: 2, secondLooks: true, changed: false, pass: .zxingSecond))
+        #expect(decided[3] == nil)
         #expect(decided[15] == Decided(index: 0, secondLooks: true, changed: true))
-        #expect(decided[16] == Decided(index: 1, secondLooks: true, changed: false))
-        #expect(decided[17] == nil)
-        let changing = (25..<40).map { decided[$0] }
-        #expect(changing == (25..<40).map { Decided(index: ($0 - 25) % 2, secondLooks: true, changed: true) }, "\(changing)")
+        #expect(decided[16] == Decided(index: 1, secondLooks: true, changed: false, pass: .zxingFirst))
+        #expect(decided[17] == Decided(index: 2, secondLooks: true, changed: false, pass: .zxingSecond))
+        #expect(decided[18] == nil)
+        #expect(decided[25] == Decided(index: 0, secondLooks: true, changed: true), "a scene's first changed frame is ZBar's")
+        let changing = (26...40).map { decided[$0] }
+        #expect(changing == (26...40).map { _ in Decided(index: 0, secondLooks: true, changed: true, pass: .moving) }, "\(changing)")
+        // Held still after moving: ZBar with its second looks, then zxing-cpp's; its first pass read the last moving frame.
+        #expect(decided[41] == Decided(index: 0, secondLooks: true, changed: false))
+        #expect(decided[42] == Decided(index: 2, secondLooks: true, changed: false, pass: .zxingSecond))
+        #expect(decided[43] == nil)
         let plain = decided.sorted { $0.key < $1.key }.compactMap { $0.value.secondLooks ? nil : $0.value.index }
         #expect(plain.count >= 2, "\(decided)")
         #expect(zip(plain, plain.dropFirst()).allSatisfy { $0 != $1 }, "\(plain)")

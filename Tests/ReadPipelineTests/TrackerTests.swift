@@ -108,4 +108,20 @@ import Testing
         // are told the scene did not change, which keeps the code anyway: this checks the looks.)
         #expect(looks.filter { $0 != reader }.count >= 5, "\(looks)")
     }
+
+    /// A moving scene's frame is read by every look: a code that only another look's last frame
+    /// held is no longer in view, and it is read again when it comes back after the absence.
+    @Test func aMovingFrameReadByEveryLookEndsTheOtherLooksCodes() {
+        var tracker = Self.tracker()
+        #expect(tracker.update(with: [Self.symbol("A")], at: 0, look: 1).new.count == 1)
+        // Frames read by one look keep look 1's code in view, however long.
+        #expect(tracker.update(with: [], at: 0.4, look: 0).new.isEmpty)
+        #expect(tracker.update(with: [], at: 0.8, look: 0).new.isEmpty)
+        #expect(tracker.inView(at: 0.8).count == 1)
+        // A frame every look read shows it gone.
+        #expect(tracker.update(with: [], at: 1.2, look: 0, everyLook: true).new.isEmpty)
+        #expect(tracker.inView(at: 1.2).isEmpty)
+        #expect(tracker.update(with: [], at: 1.8, look: 0, everyLook: true).new.isEmpty)
+        #expect(tracker.update(with: [Self.symbol("A")], at: 1.9, look: 0, everyLook: true).new.count == 1)
+    }
 }

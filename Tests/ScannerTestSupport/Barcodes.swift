@@ -76,6 +76,20 @@ public enum Barcodes {
         return compose(size: size, placing: placed)
     }
 
+    /// `image` smeared along x over `length` pixels, as a camera sees it move that far during one
+    /// exposure: each pixel the mean of `length` neighbours, the image's edge columns repeated.
+    public static func motionBlurred(_ image: Frame, length: Int) -> Frame {
+        guard length > 1 else { return image }
+        var pixels = [UInt8](repeating: 0, count: image.width * image.height)
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let sum = (0..<length).reduce(0) { $0 + Int(image[min(max(x + $1 - length / 2, 0), image.width - 1), y]) }
+                pixels[y * image.width + x] = UInt8(sum / length)
+            }
+        }
+        return Frame(width: image.width, height: image.height, pixels: pixels)
+    }
+
     /// A frame of `size` with `image` centred on it.
     public static func centred(_ image: Frame, in size: Size, background: UInt8 = 220) -> Frame {
         compose(size: size, background: background, placing: [(image, Point(x: (size.width - image.width) / 2, y: (size.height - image.height) / 2))])
