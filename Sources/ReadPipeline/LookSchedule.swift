@@ -30,6 +30,8 @@ public struct LookSchedule: Sendable {
     private var plainLook = 0
     /// Whether the last decoded frame had changed from the one before it.
     private var lastChanged = false
+    /// The look the next frame owes to confirm a code only one frame read (`confirm`).
+    private var confirming: Look?
     /// Whether ZBar's latest look found anything: zxing-cpp's QR and linear codes are then not needed.
     private var zbarFound = false
     /// Whether any look at the current scene found anything: zxing-cpp's second looks are then not needed.
@@ -45,7 +47,7 @@ public struct LookSchedule: Sendable {
     public var looks: Int { passes.count }
 
     /// Whether the next frame is owed a look at the scene of the last full decode.
-    public var owesLook: Bool { owed != 0 }
+    public var owesLook: Bool { owed != 0 || confirming != nil }
 
     /// Whether a changed frame right after a changed frame gets both libraries' first passes.
     private var readsMotion: Bool { passes.contains(.zbar) && passes.contains(.zxingFirst) }
@@ -75,6 +77,10 @@ public struct LookSchedule: Sendable {
             (zbarFound, sceneFound) = (false, false)
             owed = Self.bit(0) | Self.bit(passes.firstIndex(of: .zxingSecond) ?? 0)
             return Look(index: 0, pass: .moving)
+        }
+        if let again = confirming {
+            confirming = nil
+            return Look(index: again.index, pass: again.pass)
         }
         let index: Int
         if owed != 0 {
@@ -113,9 +119,18 @@ public struct LookSchedule: Sendable {
         }
     }
 
+    /// `look` found a code that a second frame must confirm (a symbology with no check digit): the
+    /// next frame is decoded by the same look, whether it changed or not, so that a code put down
+    /// and held is read on its second frame rather than at the gate's timer. A moving scene's next
+    /// frame gets both libraries anyway.
+    public mutating func confirm(_ look: Look) {
+        confirming = Look(index: look.index, pass: look.pass)
+    }
+
     /// Owes nothing: the next decode is a new scene's first look (a trigger, a resume, a new camera).
     public mutating func reset() {
         owed = 0
+        confirming = nil
         sessionStarts = false
         lastChanged = false
     }

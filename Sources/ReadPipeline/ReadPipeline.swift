@@ -101,6 +101,7 @@ public struct ReadPipeline {
         }
         schedule.found(symbols, by: look)
         let tracked = tracker.update(with: symbols, at: time, look: look.index, changed: changed, everyLook: look.pass == .moving)
+        if tracked.unconfirmed > 0 { schedule.confirm(look) }
         let found = tracked.new.map { read($0, in: frame) }
         // The pack window runs on the loop's clock, as `due` does.
         return Outcome(symbols: symbols, reads: pack.add(found, at: now.seconds), duplicates: tracked.suppressed)

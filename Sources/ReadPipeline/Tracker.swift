@@ -7,6 +7,11 @@ import Imaging
 ///
 /// Codes are told apart by symbology and data, so several codes in one frame are each tracked.
 ///
+/// A code of a symbology with no check digit that a moving or partly hidden code can give by mistake
+/// (`TrackingConfig.confirm`: ITF, Codabar, Code 39) is reported only once a second decoded frame
+/// read it too, as commercial scanners read such codes twice ("redundancy"); until then it is
+/// unconfirmed and not in view.
+///
 /// When two libraries take frames in turn (looks), a code counts as in view while the latest frame
 /// of any look saw it: a code only ZBar reads is not lost on the frames zxing-cpp decodes.
 public struct Tracker: Sendable {
@@ -16,6 +21,8 @@ public struct Tracker: Sendable {
         public var symbol: Symbol
         public var lastSeen: Double
         public var lastReported: Double
+        /// Seen by one decoded frame only (at `lastReported`), of a symbology that needs two: not reported yet.
+        public var unconfirmed = false
 
         public var corners: Corners { symbol.corners }
     }
@@ -42,6 +49,8 @@ public struct Tracker: Sendable {
         public var new: [Symbol] = []
         /// Codes seen again within their track, not reported.
         public var suppressed = 0
+        /// Codes seen for the first time that a second decoded frame must confirm before they are reported.
+        public var unconfirmed = 0
     }
 
     /// Takes the symbols found in a frame captured at `time` (seconds on a monotonic clock) by look
@@ -66,15 +75,27 @@ public struct Tracker: Sendable {
         lastDecoded = inLastFrame[look]
         for (symbol, key) in zip(symbols, keys) {
             if var track = tracks[key] {
+                let confirmed = track.unconfirmed && time > track.lastReported
                 track.lastSeen = time
                 track.symbol = symbol
-                if config.sameCodeTimeoutSeconds > 0, time - track.lastReported >= config.sameCodeTimeoutSeconds {
+                if track.unconfirmed {
+                    // A second decoded frame: confirmed and reported now; the same frame again: still waiting.
+                    if confirmed {
+                        (track.unconfirmed, track.lastReported) = (false, time)
+                        outcome.new.append(symbol)
+                    } else {
+                        outcome.unconfirmed += 1
+                    }
+                } else if config.sameCodeTimeoutSeconds > 0, time - track.lastReported >= config.sameCodeTimeoutSeconds {
                     track.lastReported = time
                     outcome.new.append(symbol)
                 } else {
                     outcome.suppressed += 1
                 }
                 tracks[key] = track
+            } else if config.confirm.contains(key.symbology) {
+                tracks[key] = Track(symbol: symbol, lastSeen: time, lastReported: time, unconfirmed: true)
+                outcome.unconfirmed += 1
             } else {
                 tracks[key] = Track(symbol: symbol, lastSeen: time, lastReported: time)
                 outcome.new.append(symbol)
@@ -102,7 +123,7 @@ public struct Tracker: Sendable {
     /// The codes in view at `time`, the time of the latest frame: those its decode found, and those
     /// kept in view across it (an unchanged frame, or another look's code), where last seen.
     public func inView(at time: Double) -> [Symbol] {
-        tracks.values.filter { $0.lastSeen == time }.map(\.symbol).sorted {
+        tracks.values.filter { $0.lastSeen == time && !$0.unconfirmed }.map(\.symbol).sorted {
             ($0.corners.points[0].y, $0.corners.points[0].x) < ($1.corners.points[0].y, $1.corners.points[0].x)
         }
     }
@@ -114,6 +135,13 @@ public struct TrackingConfig: Sendable, Hashable {
     public var absenceSeconds = 0.5
     /// A code in view is reported again after this long; 0 means never while it stays in view.
     public var sameCodeTimeoutSeconds = 0.0
+    /// Symbologies whose codes are reported only once two decoded frames read them: those with no
+    /// check digit, which a code moving past or partly hidden can give by mistake (an EAN-13 swiped
+    /// past was read as the ITF `677452`). Commercial scanners read them twice by default too.
+    public var confirm: Set<Symbology> = Self.weakSymbologies
+
+    /// ITF, Codabar and Code 39: no check digit is part of the symbology.
+    public static let weakSymbologies: Set<Symbology> = [.itf, .codabar, .code39]
 
     public init() {}
 }

@@ -44,6 +44,7 @@ extension BadConfig {
         ("camera:\n  device: libcamera\n  autofocus: sometimes\n", 3, "camera.autofocus", "continuous, auto, manual, off"),
         ("camera:\n  device: libcamera\n  lens_position: -1\n", 3, "camera.lens_position", "out of range"),
         ("decoder:\n  symbologies:\n    - ean13\n    - qrcode\n", 4, "decoder.symbologies[1]", "unknown symbology"),
+        ("tracking:\n  confirm: [itf, i25]\n", 2, "tracking.confirm[1]", "unknown symbology"),
         ("viewport:\n  square: 1.5\n", 2, "viewport.square", "out of range"),
         ("viewport:\n  rect: [0.5, 0.5, 0.6, 0.1]\n", 2, "viewport.rect", "inside the frame"),
         ("socket:\n  mode: \"0999\"\n", 2, "socket.mode", "octal"),

@@ -37,6 +37,7 @@ import Testing
             tracking:
               absence: 1.5
               same_code_timeout: 3
+              confirm: [itf, Codabar]
             socket:
               path: /tmp/s.sock
               mode: "0600"
@@ -59,6 +60,9 @@ import Testing
         #expect(config.pipeline.decoder.symbologies == [.ean13, .qr])
         #expect(config.pipeline.decoder.lengths[.ean13] == LengthLimit(min: 13))
         #expect(config.pipeline.tracking.absenceSeconds == 1.5 && config.pipeline.tracking.sameCodeTimeoutSeconds == 3)
+        #expect(config.pipeline.tracking.confirm == [.itf, .codabar])
+        #expect(try ConfigFile.parse("tracking:\n  confirm: []\n", file: "none.conf").pipeline.tracking.confirm.isEmpty)
+        #expect(try ConfigFile.parse("camera:\n  fps: 30\n", file: "default.conf").pipeline.tracking.confirm == [.itf, .codabar, .code39])
         #expect(config.socket.path == "/tmp/s.sock" && config.socket.mode == 0o600 && config.socket.group == "pos")
         #expect(config.socket.format == .plain && config.socket.holdCount == 0)
     }

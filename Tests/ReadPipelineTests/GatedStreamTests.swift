@@ -208,6 +208,22 @@ import Testing
         }
     }
 
+    /// An ITF put down and held is read once, on its second frame, which is decoded though it did
+    /// not change; one shown for a single frame (a swipe's chance read) is not read at all.
+    @Test func anITFIsReadWhenASecondFrameConfirmsIt() throws {
+        let code = try ImageFile.read(path: Barcodes.zint(.itf, "12345670", scale: 1))
+        let stream = try Stream()
+        for frame in 0..<10 { try stream.feed(Self.scene([], layer: frame)) }
+        let appears = stream.frame + 1
+        for _ in 0..<10 { try stream.feed(Self.scene([(code, Self.centre(code))], layer: stream.frame)) }
+        #expect(stream.reports.map(\.text) == ["12345670"])
+        #expect(stream.reports.first?.frame == appears + 1, "\(stream.reports)")
+        for frame in 0..<30 { try stream.feed(Self.scene([], layer: frame)) }
+        try stream.feed(Self.scene([(code, Self.centre(code))], layer: 0))
+        for frame in 0..<30 { try stream.feed(Self.scene([], layer: frame)) }
+        #expect(stream.reports.count == 1, "a single frame's ITF is not reported: \(stream.reports)")
+    }
+
     /// A code of `symbology` holding `text` (EAN-13: a number of its own), about 100 px wide, and its text.
     static func code(_ symbology: Symbology, _ text: String) throws -> (Frame, String) {
         switch symbology {

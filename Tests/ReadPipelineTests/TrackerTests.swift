@@ -124,4 +124,25 @@ import Testing
         #expect(tracker.update(with: [], at: 1.8, look: 0, everyLook: true).new.isEmpty)
         #expect(tracker.update(with: [Self.symbol("A")], at: 1.9, look: 0, everyLook: true).new.count == 1)
     }
+
+    /// A code of a symbology with no check digit is reported when a second decoded frame reads it,
+    /// once; one seen on a single frame never is, nor is it in view. Others are reported at once.
+    @Test func aCodeWithNoCheckDigitIsReportedOnceASecondFrameReadsIt() {
+        var tracker = Self.tracker()
+        let itf = Self.symbol("677452", .itf)
+        #expect(tracker.update(with: [itf], at: 0).unconfirmed == 1)
+        #expect(tracker.inView(at: 0).isEmpty)
+        #expect(tracker.update(with: [itf], at: 1 / 30.0).new.map(\.bytes) == [Array("677452".utf8)])
+        #expect(tracker.update(with: [itf], at: 2 / 30.0).new.isEmpty)
+        #expect(tracker.inView(at: 2 / 30.0).count == 1)
+        // Seen on one frame of a swipe only: never reported.
+        let once = Self.symbol("123450", .code39)
+        #expect(tracker.update(with: [once], at: 1).new.isEmpty)
+        #expect(tracker.update(with: [], at: 1.1).new.isEmpty)
+        #expect(tracker.update(with: [once], at: 2).unconfirmed == 1, "after the absence it is a first sighting again")
+        #expect(tracker.update(with: [Self.symbol("EAN", .ean13)], at: 3).new.count == 1)
+        var immediate = Self.tracker()
+        immediate.config.confirm = []
+        #expect(immediate.update(with: [itf], at: 0).new.count == 1)
+    }
 }
