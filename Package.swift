@@ -211,7 +211,7 @@ let package = Package(
             path: "Tests/ScannerTestSupport"
         ),
         .testTarget(name: "PlatformTests", dependencies: ["Platform", .product(name: "SystemPackage", package: "swift-system")]),
-        .testTarget(name: "ImagingTests", dependencies: ["Imaging"]),
+        .testTarget(name: "ImagingTests", dependencies: ["Imaging", "Codes", "Decoding", "ImageFiles", "ScannerTestSupport"]),
         .testTarget(name: "CodesTests", dependencies: ["Codes", "Imaging", "Documents", "ScannerTestSupport"]),
         .testTarget(name: "DocumentsTests", dependencies: ["Documents", "ScannerTestSupport"]),
         .testTarget(name: "ReadPipelineTests", dependencies: ["ReadPipeline", "Decoding", "Codes", "Imaging", "ImageFiles", "ScannerTestSupport"]),

@@ -64,9 +64,12 @@ public enum Preprocessing: String, Sendable, Hashable, CaseIterable {
     case secondScale = "second-scale"
     /// zxing-cpp again with its global-histogram binarizer: uneven light, low contrast.
     case binarizer
+    /// On a moving scene's frame where nothing was read, the motion blur found in the viewport
+    /// undone (`MotionBlur`), and both libraries again on the sharpened viewport (engine both).
+    case deblur
 
-    /// Chosen from the accuracy and frame-cost benchmarks (docs/configuration.md, "Two decoders").
-    public static let defaults: Set<Preprocessing> = [.inverted, .secondScale, .binarizer]
+    /// Chosen from the accuracy, frame-cost and motion benchmarks (docs/configuration.md, "Two decoders").
+    public static let defaults: Set<Preprocessing> = [.inverted, .secondScale, .binarizer, .deblur]
 }
 
 /// Bounds on the number of characters a code may carry, to reject partial reads.

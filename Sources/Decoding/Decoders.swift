@@ -33,6 +33,7 @@ public final class RoutedDecoder: Decoder {
     private let zxing: ZXingDecoder?
     private let fallback: Bool
     private let everything: Bool
+    private let deblur: Bool
     public let passes: [DecoderPass]
 
     public init(config: DecoderConfig, fallback: Bool = false, everything: Bool = false) throws(DecoderError) {
@@ -46,6 +47,7 @@ public final class RoutedDecoder: Decoder {
         zxing = zxingConfig.symbologies.isEmpty ? nil : try ZXingDecoder(config: zxingConfig)
         self.fallback = fallback
         self.everything = everything
+        deblur = config.preprocessing.contains(.deblur)
         passes = (zbar == nil ? [] : [.zbar]) + (zxing == nil ? [] : [.zxingFirst, .zxingSecond])
     }
 
@@ -72,11 +74,30 @@ public final class RoutedDecoder: Decoder {
         case .zbar:
             return try zbar?.decode(frame, in: region, secondLooks: secondLooks) ?? []
         case .moving:
-            let found = try zbar?.decode(frame, in: region, secondLooks: false) ?? []
-            return Self.merged(found, try zxingLook(frame, in: region, pass: .first, narrowed: !found.isEmpty))
+            let found = try firstPasses(frame, in: region)
+            guard found.isEmpty, deblur else { return found }
+            // Nothing read through the blur: undo it, and look again.
+            for blur in MotionBlur.estimate(in: frame, region: region) {
+                let sharp = blur.deblurred(frame, region: region)
+                let read = try firstPasses(sharp, in: PixelRect(x: 0, y: 0, width: sharp.width, height: sharp.height))
+                guard read.isEmpty else {
+                    return read.map { symbol in
+                        var moved = symbol
+                        moved.corners = Corners(symbol.corners.points.map { Point(x: $0.x + region.x, y: $0.y + region.y) })
+                        return moved
+                    }
+                }
+            }
+            return []
         case .zxingFirst, .zxingSecond:
             return try zxingLook(frame, in: region, pass: pass == .zxingFirst ? .first : .second, narrowed: narrowed)
         }
+    }
+
+    /// ZBar's first pass, then zxing-cpp's, looking only for what ZBar cannot read when ZBar found codes.
+    private func firstPasses(_ frame: Frame, in region: PixelRect) throws(DecoderError) -> [Symbol] {
+        let found = try zbar?.decode(frame, in: region, secondLooks: false) ?? []
+        return Self.merged(found, try zxingLook(frame, in: region, pass: .first, narrowed: !found.isEmpty))
     }
 
     /// zxing-cpp's `pass`; `narrowed`: ZBar found codes, so only what ZBar cannot read is looked for.

@@ -26,9 +26,10 @@ import Testing
 
         init(
             fps: Double = 30, gating: GatingConfig = GatingConfig(), tracking: TrackingConfig = TrackingConfig(), sessions: Bool = false,
-            engine: DecoderEngine = .both
+            engine: DecoderEngine = .both, preprocessing: Set<Preprocessing> = Preprocessing.defaults
         ) throws {
             var config = PipelineConfig()
+            config.decoder.preprocessing = preprocessing
             config.sessions = sessions
             config.viewport = .full
             config.decoder.engine = engine
@@ -205,6 +206,25 @@ import Testing
             for step in 1...6 { try stream.feed(Self.scene([(blurred, Point(x: step * travel - code.width, y: y))], layer: stream.frame)) }
             for _ in 0..<3 { try stream.feed(Self.scene([], layer: stream.frame)) }
             #expect(stream.reports.map(\.text) == [text], "\(symbology), \(lead) frames of motion first: \(stream.reports)")
+        }
+    }
+
+    /// A code swiped so fast that every frame smears it by 3 modules is read once, from a frame whose
+    /// blur was undone; without the deblurring no frame of the swipe is read.
+    @Test(arguments: [Symbology.ean13, .qr])
+    func aCodeBlurredOnEveryFrameOfASwipeIsReadByUndoingTheBlur(symbology: Symbology) throws {
+        let (code, text) = try Self.code(symbology, "DEBLURRED")
+        let smear = symbology == .qr ? 9 : 7
+        for deblur in [true, false] {
+            let stream = try Stream(preprocessing: deblur ? Preprocessing.defaults : Preprocessing.defaults.subtracting([.deblur]))
+            for frame in 0..<10 { try stream.feed(Self.scene([], layer: frame)) }
+            let y = (Self.size.height - code.height) / 2
+            for step in 0..<8 {
+                let scene = Self.scene([(code, Point(x: 10 + 24 * step, y: y))], layer: stream.frame)
+                try stream.feed(Barcodes.motionBlurred(scene, length: smear))
+            }
+            for _ in 0..<3 { try stream.feed(Self.scene([], layer: stream.frame)) }
+            #expect(stream.reports.map(\.text) == (deblur ? [text] : []), "\(symbology), deblur \(deblur): \(stream.reports)")
         }
     }
 

@@ -78,12 +78,16 @@ public enum Barcodes {
 
     /// `image` smeared along x over `length` pixels, as a camera sees it move that far during one
     /// exposure: each pixel the mean of `length` neighbours, the image's edge columns repeated.
-    public static func motionBlurred(_ image: Frame, length: Int) -> Frame {
+    /// `step` is the direction of motion: (1, 0) across (the default), (0, 1) down, (1, 1) a diagonal.
+    public static func motionBlurred(_ image: Frame, length: Int, step: (dx: Int, dy: Int) = (1, 0)) -> Frame {
         guard length > 1 else { return image }
         var pixels = [UInt8](repeating: 0, count: image.width * image.height)
         for y in 0..<image.height {
             for x in 0..<image.width {
-                let sum = (0..<length).reduce(0) { $0 + Int(image[min(max(x + $1 - length / 2, 0), image.width - 1), y]) }
+                let sum = (0..<length).reduce(0) { sum, index in
+                    let offset = index - length / 2
+                    return sum + Int(image[min(max(x + offset * step.dx, 0), image.width - 1), min(max(y + offset * step.dy, 0), image.height - 1)])
+                }
                 pixels[y * image.width + x] = UInt8(sum / length)
             }
         }

@@ -1,0 +1,67 @@
+import Codes
+import Decoding
+import ImageFiles
+import Imaging
+import ScannerTestSupport
+import Testing
+
+/// Finding a swipe's motion blur in a frame, and undoing it.
+@Suite struct MotionBlurTests {
+    static let size = Size(width: 640, height: 480)
+
+    /// A frame of `code` on its label, centred on a counter-grey scene, the whole blurred `length`
+    /// pixels along `step`, with ±3 grey levels of noise.
+    static func frame(_ code: Frame, length: Int, step: (dx: Int, dy: Int)) -> Frame {
+        let clean = Barcodes.motionBlurred(Barcodes.centred(code, in: size, background: 150), length: length, step: step)
+        var generator = SeededGenerator(seed: 7)
+        let pixels = (0..<(size.width * size.height)).map {
+            UInt8(clamping: Int(clean[$0 % size.width, $0 / size.width]) + Int.random(in: -3...3, using: &generator))
+        }
+        return Frame(width: size.width, height: size.height, pixels: pixels)
+    }
+
+    static let directions: [(MotionBlur.Direction, (dx: Int, dy: Int))] = [(.across, (1, 0)), (.down, (0, 1))]
+
+    /// The direction and the length of the blur are found in the frame itself.
+    @Test(arguments: [7, 10, 14])
+    func theBlurIsFoundInTheFrame(length: Int) throws {
+        let code = try ImageFile.read(path: Barcodes.qr("BLUR \(length)", moduleSize: 4))
+        let viewport = Viewport.standard.pixels(in: Self.size)
+        for (direction, step) in Self.directions {
+            let blurs = MotionBlur.estimate(in: Self.frame(code, length: length, step: step), region: viewport)
+            #expect(
+                blurs.first?.direction == direction && blurs.contains(MotionBlur(direction: direction, length: length)), "\(direction), \(length) px: \(blurs)")
+        }
+        let still = MotionBlur.estimate(in: Self.frame(code, length: 1, step: (1, 0)), region: viewport)
+        #expect(still.isEmpty, "a sharp code: \(still)")
+    }
+
+    /// Undone, a blur of 3 modules that neither library reads through is read.
+    @Test func aDeblurredCodeIsRead() throws {
+        var config = DecoderConfig()
+        config.symbologies = [.ean13, .qr]
+        let decoder = try Decoders.make(config)
+        // An EAN-13 moving along its bars is not blurred where it matters: only across.
+        let codes = [
+            (try ImageFile.read(path: Barcodes.zint(.ean13, "590123412345", scale: 1)), 6, [Self.directions[0]]),
+            (try ImageFile.read(path: Barcodes.qr("DEBLUR", moduleSize: 4)), 12, Self.directions),
+        ]
+        let viewport = Viewport.standard.pixels(in: Self.size)
+        for (code, length, directions) in codes {
+            for (_, step) in directions {
+                let frame = Self.frame(code, length: length, step: step)
+                let blurred = try decoder.decode(frame, in: viewport, secondLooks: true)
+                let blurs = MotionBlur.estimate(in: frame, region: viewport)
+                var read: [Symbol] = []
+                for blur in blurs where read.isEmpty {
+                    let sharp = blur.deblurred(frame, region: viewport)
+                    read = try decoder.decode(sharp, in: PixelRect(x: 0, y: 0, width: sharp.width, height: sharp.height), secondLooks: false)
+                }
+                #expect(
+                    blurred.isEmpty && read.count == 1,
+                    "\(code.width) px wide, \(step): \(blurs), blurred \(blurred.map { String(decoding: $0.bytes, as: UTF8.self) }), deblurred \(read.map { String(decoding: $0.bytes, as: UTF8.self) })"
+                )
+            }
+        }
+    }
+}
