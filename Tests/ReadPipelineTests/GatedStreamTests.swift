@@ -189,59 +189,31 @@ import Testing
         }
     }
 
-    /// A code crossing the frame in 6 frames, smeared by a 40th of its travel between frames (a
-    /// 1/1200 s exposure at 30 fps, under the torch), is read once, at any phase of the looks.
-    @Test(arguments: [Symbology.datamatrix, .ean13, .qr])
+    /// A code crossing the frame in 6 frames, smeared by a 16th of its travel between frames (a
+    /// 1/480 s exposure at 30 fps: 2 to 3.5 modules), is read once, at any phase of the looks:
+    /// both libraries read each moving frame, and its blur is undone. Without the deblurring none
+    /// of these swipes is read.
+    @Test(arguments: [Symbology.ean13, .qr])
     func aCodeCrossingTheViewInSixFramesIsReadOnce(symbology: Symbology) throws {
         let (code, text) = try Self.code(symbology, "CROSSING")
         let travel = (Self.size.width + code.width) / 6
-        let blurred = Barcodes.motionBlurred(code, length: travel / 40)
-        for lead in 0..<3 {
-            let stream = try Stream()
-            for frame in 0..<10 { try stream.feed(Self.scene([], layer: frame)) }
-            // Another item leaves the view first, so the crossing starts at any phase of the looks.
-            let other = Frame(width: 60, height: 60, pixels: [UInt8](repeating: 40, count: 3600))
-            for step in 0..<lead { try stream.feed(Self.scene([(other, Point(x: 200 + 80 * step, y: 20))], layer: stream.frame)) }
-            let y = (Self.size.height - code.height) / 2
-            for step in 1...6 { try stream.feed(Self.scene([(blurred, Point(x: step * travel - code.width, y: y))], layer: stream.frame)) }
-            for _ in 0..<3 { try stream.feed(Self.scene([], layer: stream.frame)) }
-            #expect(stream.reports.map(\.text) == [text], "\(symbology), \(lead) frames of motion first: \(stream.reports)")
-        }
-    }
-
-    /// A code swiped so fast that every frame smears it by 3 modules is read once, from a frame whose
-    /// blur was undone; without the deblurring no frame of the swipe is read.
-    @Test(arguments: [Symbology.ean13, .qr])
-    func aCodeBlurredOnEveryFrameOfASwipeIsReadByUndoingTheBlur(symbology: Symbology) throws {
-        let (code, text) = try Self.code(symbology, "DEBLURRED")
-        let smear = symbology == .qr ? 9 : 7
         for deblur in [true, false] {
-            let stream = try Stream(preprocessing: deblur ? Preprocessing.defaults : Preprocessing.defaults.subtracting([.deblur]))
-            for frame in 0..<10 { try stream.feed(Self.scene([], layer: frame)) }
-            let y = (Self.size.height - code.height) / 2
-            for step in 0..<8 {
-                let scene = Self.scene([(code, Point(x: 10 + 24 * step, y: y))], layer: stream.frame)
-                try stream.feed(Barcodes.motionBlurred(scene, length: smear))
+            for lead in 0..<3 {
+                let stream = try Stream(preprocessing: deblur ? Preprocessing.defaults : Preprocessing.defaults.subtracting([.deblur]))
+                for frame in 0..<10 { try stream.feed(Self.scene([], layer: frame)) }
+                // Another item leaves the view first, so the crossing starts at any phase of the looks.
+                let other = Frame(width: 60, height: 60, pixels: [UInt8](repeating: 40, count: 3600))
+                for step in 0..<lead { try stream.feed(Self.scene([(other, Point(x: 200 + 80 * step, y: 20))], layer: stream.frame)) }
+                let y = (Self.size.height - code.height) / 2
+                for step in 1...6 {
+                    let scene = Self.scene([(code, Point(x: step * travel - code.width, y: y))], layer: stream.frame)
+                    try stream.feed(Barcodes.motionBlurred(scene, length: travel / 16))
+                }
+                for _ in 0..<3 { try stream.feed(Self.scene([], layer: stream.frame)) }
+                #expect(
+                    stream.reports.map(\.text) == (deblur ? [text] : []), "\(symbology), deblur \(deblur), \(lead) frames of motion first: \(stream.reports)")
             }
-            for _ in 0..<3 { try stream.feed(Self.scene([], layer: stream.frame)) }
-            #expect(stream.reports.map(\.text) == (deblur ? [text] : []), "\(symbology), deblur \(deblur): \(stream.reports)")
         }
-    }
-
-    /// An ITF put down and held is read once, on its second frame, which is decoded though it did
-    /// not change; one shown for a single frame (a swipe's chance read) is not read at all.
-    @Test func anITFIsReadWhenASecondFrameConfirmsIt() throws {
-        let code = try ImageFile.read(path: Barcodes.zint(.itf, "12345670", scale: 1))
-        let stream = try Stream()
-        for frame in 0..<10 { try stream.feed(Self.scene([], layer: frame)) }
-        let appears = stream.frame + 1
-        for _ in 0..<10 { try stream.feed(Self.scene([(code, Self.centre(code))], layer: stream.frame)) }
-        #expect(stream.reports.map(\.text) == ["12345670"])
-        #expect(stream.reports.first?.frame == appears + 1, "\(stream.reports)")
-        for frame in 0..<30 { try stream.feed(Self.scene([], layer: frame)) }
-        try stream.feed(Self.scene([(code, Self.centre(code))], layer: 0))
-        for frame in 0..<30 { try stream.feed(Self.scene([], layer: frame)) }
-        #expect(stream.reports.count == 1, "a single frame's ITF is not reported: \(stream.reports)")
     }
 
     /// A code of `symbology` holding `text` (EAN-13: a number of its own), about 100 px wide, and its text.
