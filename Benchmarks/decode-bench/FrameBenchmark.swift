@@ -17,6 +17,7 @@ struct FrameBenchmark {
         defer { try? FileManager.default.removeItem(atPath: scratch) }
         let qr = try draw("qrencode", ["-s", "4", "-m", "4", "-o", "\(scratch)/qr.png", "https://example.com/kiosk"], "\(scratch)/qr.png")
         let ean = try draw("zint", ["-b", "13", "-d", "590123412345", "--scale=2", "-o", "\(scratch)/ean.png"], "\(scratch)/ean.png")
+        let smallEAN = try draw("zint", ["-b", "13", "-d", "590123412345", "--scale=1", "-o", "\(scratch)/ean-small.png"], "\(scratch)/ean-small.png")
 
         print("per-frame decode: ours (ZBarDecoder, full-frame viewport) / bare C libzbar loop, same frames")
         print("median of \(rounds) alternating rounds x \(iterations) frames; found = codes found per frame (ours/bare)")
@@ -28,10 +29,12 @@ struct FrameBenchmark {
         print("  both in turn = a stream, as the daemon runs it: the frames alternate between ZBar and zxing-cpp; aim: in turn / prep <= 1 at 640x480")
         print("  plain in turn = the same without second looks, against ours; zxing = zxing-cpp alone, every symbology it reads here, no second looks")
         print("  gate = the change gate on an unchanged frame (what an idle scanner pays per frame): default viewport, whole frame")
+        print("  moving = a moving scene's frame (default viewport): both first passes, and the deblurring when they read nothing; against viewport")
         print(
             pad("frame", 18) + pad("ours us", 10) + pad("bare us", 10) + pad("ratio", 8) + pad("found", 8) + pad("viewport us", 13)
                 + pad("prep us", 10) + pad("prep/ours", 11) + pad("both 1 frame", 14) + pad("/prep", 7) + pad("both in turn", 14) + pad("/prep", 7)
-                + pad("plain in turn", 15) + pad("/ours", 7) + pad("zxing us", 10) + pad("gate us", 9) + "gate full us")
+                + pad("plain in turn", 15) + pad("/ours", 7) + pad("zxing us", 10) + pad("gate us", 9) + pad("gate full us", 14) + pad("moving us", 11)
+                + pad("/viewport", 11) + "moving found")
         var zbarConfig = DecoderConfig()
         zbarConfig.engine = .zbar
         zbarConfig.symbologies = DecoderEngine.zbar.defaultSymbologies
@@ -53,6 +56,9 @@ struct FrameBenchmark {
                 ("QR", centred(qr, in: size)), ("EAN-13", centred(ean, in: size)),
                 ("blank", Frame(width: size.width, height: size.height, pixels: [UInt8](repeating: 200, count: size.width * size.height))),
                 ("noise", noise(size)),
+                // An EAN-13 with 2 px modules swiped across: smeared 7 px (3.5 modules) and noisy, which
+                // only the deblurring reads.
+                ("swiped", smeared(centred(smallEAN, in: size), length: 7)),
             ]
             for (name, frame) in scenes {
                 var ours: [Double] = []
@@ -63,6 +69,8 @@ struct FrameBenchmark {
                 var inTurn: [Double] = []
                 var plainInTurn: [Double] = []
                 var alone: [Double] = []
+                var moving: [Double] = []
+                var movingFound = 0
                 // Engine both's looks taking the frames in turn, as the read pipeline schedules them.
                 var schedule = LookSchedule(passes: both.passes)
                 var plainSchedule = LookSchedule(passes: both.passes)
@@ -96,6 +104,7 @@ struct FrameBenchmark {
                     alone.append(try time { _ = try zxing.symbols(in: frame, viewport: .full) })
                     gates.append(try time { _ = gate.decide(frame, viewport: region, at: 1) })
                     fullGates.append(try time { _ = fullGate.decide(frame, viewport: whole, at: 1) })
+                    moving.append(try time { movingFound = try both.symbols(in: frame, viewport: .standard, pass: .moving).count })
                     plainInTurn.append(
                         try time {
                             let look = plainSchedule.look(secondLooks: false, changed: false)
@@ -113,7 +122,8 @@ struct FrameBenchmark {
                         + pad(String(format: "%.0f", median(inTurn)), 14) + pad(String(format: "%.2f", median(inTurn) / median(prep)), 7)
                         + pad(String(format: "%.0f", median(plainInTurn)), 15) + pad(String(format: "%.2f", median(plainInTurn) / o), 7)
                         + pad(String(format: "%.0f", median(alone)), 10) + pad(String(format: "%.1f", median(gates)), 9)
-                        + String(format: "%.1f", median(fullGates)))
+                        + pad(String(format: "%.1f", median(fullGates)), 14) + pad(String(format: "%.0f", median(moving)), 11)
+                        + pad(String(format: "%.2f", median(moving) / median(viewport)), 11) + "\(movingFound)")
             }
         }
     }
@@ -133,6 +143,19 @@ struct FrameBenchmark {
         try process.run()
         process.waitUntilExit()
         return try ImageFile.read(path: output)
+    }
+
+    /// `frame` smeared `length` pixels along its rows, as a swipe's exposure does, with ±3 levels of noise.
+    private func smeared(_ frame: Frame, length: Int) -> Frame {
+        var generator = SystemRandomNumberGenerator()
+        var pixels = [UInt8](repeating: 0, count: frame.width * frame.height)
+        for y in 0..<frame.height {
+            for x in 0..<frame.width {
+                let sum = (0..<length).reduce(0) { $0 + Int(frame[min(max(x + $1 - length / 2, 0), frame.width - 1), y]) }
+                pixels[y * frame.width + x] = UInt8(clamping: sum / length + Int.random(in: -3...3, using: &generator))
+            }
+        }
+        return Frame(width: frame.width, height: frame.height, pixels: pixels)
     }
 
     private func centred(_ image: Frame, in size: Size) -> Frame {
