@@ -217,6 +217,7 @@ public final class CaptureLoop: Sendable {
             $0.framesDecoded += 1
             $0.detections += symbols.count
             $0.duplicates += outcome.duplicates
+            $0.unconfirmed += outcome.unconfirmed
         }
         return deliver(outcome.reads, session: &session, frame: frame.sequence)
     }

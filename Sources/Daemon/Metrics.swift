@@ -20,6 +20,9 @@ enum Metrics {
         metric("reads_by_symbology_total", "counter", "Reads delivered, by symbology.", by("symbology", counters.readsBySymbology))
         metric("detections_total", "counter", "Codes found in frames before tracking.", single(counters.detections))
         metric("duplicates_total", "counter", "Detections of a code already reported and still in view.", single(counters.duplicates))
+        metric(
+            "unconfirmed_total", "counter", "First sightings of a code that a second frame must confirm (tracking.confirm).",
+            single(counters.unconfirmed))
         metric("merged_total", "counter", "Codes reported inside another code's read (one read per pack).", single(counters.merged))
         metric("reads_dropped_total", "counter", "Reads not delivered, by reason.", by("reason", counters.dropped))
         metric("reads_rejected_total", "counter", "Reads a consumer refused (nak).", single(counters.rejected))

@@ -58,6 +58,8 @@ public struct ReadPipeline {
         public var gated = false
         /// Codes seen again within their track, not reported.
         public var duplicates = 0
+        /// Codes seen for the first time that a later frame must confirm (`TrackingConfig.confirm`).
+        public var unconfirmed = 0
         /// The decoder failed on it.
         public var error: DecoderError?
     }
@@ -104,7 +106,7 @@ public struct ReadPipeline {
         if tracked.unconfirmed > 0 { schedule.confirm(look) }
         let found = tracked.new.map { read($0, in: frame) }
         // The pack window runs on the loop's clock, as `due` does.
-        return Outcome(symbols: symbols, reads: pack.add(found, at: now.seconds), duplicates: tracked.suppressed)
+        return Outcome(symbols: symbols, reads: pack.add(found, at: now.seconds), duplicates: tracked.suppressed, unconfirmed: tracked.unconfirmed)
     }
 
     /// The read a symbol makes, a kiosk document parsed with the config's privacy, so that its raw

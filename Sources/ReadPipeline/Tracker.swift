@@ -8,7 +8,7 @@ import Imaging
 /// Codes are told apart by symbology and data, so several codes in one frame are each tracked.
 ///
 /// A code of a symbology with no check digit that a moving or partly hidden code can give by mistake
-/// (`TrackingConfig.confirm`: ITF, Codabar, Code 39) is reported only once a second decoded frame
+/// (`TrackingConfig.confirm`: ITF, Codabar, Code 39, and UPC-E and EAN-8) is reported only once a second decoded frame
 /// read it too, as commercial scanners read such codes twice ("redundancy"); until then it is
 /// unconfirmed and not in view.
 ///
@@ -137,11 +137,13 @@ public struct TrackingConfig: Sendable, Hashable {
     public var sameCodeTimeoutSeconds = 0.0
     /// Symbologies whose codes are reported only once two decoded frames read them: those with no
     /// check digit, which a code moving past or partly hidden can give by mistake (an EAN-13 swiped
-    /// past was read as the ITF `677452`). Commercial scanners read them twice by default too.
+    /// past was read as the ITF `677452`), and the short retail codes a blurred EAN-13 gives (the
+    /// motion benchmark saw `00187723`). Commercial scanners read the first twice by default too.
     public var confirm: Set<Symbology> = Self.weakSymbologies
 
-    /// ITF, Codabar and Code 39: no check digit is part of the symbology.
-    public static let weakSymbologies: Set<Symbology> = [.itf, .codabar, .code39]
+    /// ITF, Codabar and Code 39: no check digit is part of the symbology. UPC-E and EAN-8: 8 digits,
+    /// one a check digit, that part of a smeared EAN-13 can pass for.
+    public static let weakSymbologies: Set<Symbology> = [.itf, .codabar, .code39, .upce, .ean8]
 
     public init() {}
 }

@@ -1,13 +1,16 @@
 /// The daemon's counters at one moment, as `status` sends them.
 public struct CounterSnapshot: Sendable, Codable, Equatable {
-    /// Codes found in frames, before tracking: reads + duplicates + merged + dropped + rejected + held
-    /// + awaiting (see `status`).
+    /// Codes found in frames, before tracking: reads + duplicates + unconfirmed + merged + dropped +
+    /// rejected + held + awaiting (see `status`).
     public var detections = 0
     /// Reads delivered to at least one client (a read not delivered is counted under `dropped`).
     public var reads = 0
     public var readsBySymbology: [String: Int] = [:]
     /// Detections of a code already reported and still in view.
     public var duplicates = 0
+    /// First sightings of a code that a second frame must confirm (`tracking.confirm`): reported
+    /// when one does, as a read of its own.
+    public var unconfirmed = 0
     /// Codes reported inside another code's read: the same pack (GTIN), seen together.
     public var merged = 0
     /// Reads not delivered to any client, by reason.
@@ -55,7 +58,7 @@ public struct CounterSnapshot: Sendable, Codable, Equatable {
     enum CodingKeys: String, CodingKey {
         case detections, reads
         case readsBySymbology = "reads_by_symbology"
-        case duplicates, merged, dropped, rejected, reconnects, clients
+        case duplicates, unconfirmed, merged, dropped, rejected, reconnects, clients
         case clientsRefused = "clients_refused"
         case torchSwitchOns = "torch_switch_ons"
         case framesDecoded = "frames_decoded"

@@ -80,7 +80,7 @@ struct Status: ParsableCommand {
             "outputs     socket: \(status.clients) clients (\(status.watchers) watching), \(status.held) reads held",
             "decode      \(decode.isEmpty ? "nothing decoded yet" : decode.joined(separator: ", "))",
             "reads       \(counters.reads)\(breakdown(counters.readsBySymbology))",
-            "duplicates  \(counters.duplicates) suppressed",
+            "duplicates  \(counters.duplicates) suppressed, \(counters.unconfirmed) first sightings awaiting a second frame",
             "merged      \(counters.merged) into another code's read (same pack)",
             "dropped     \(counters.dropped.values.reduce(0, +))\(breakdown(counters.dropped))",
             "reconnects  \(counters.reconnects)",

@@ -62,7 +62,7 @@ import Testing
         #expect(config.pipeline.tracking.absenceSeconds == 1.5 && config.pipeline.tracking.sameCodeTimeoutSeconds == 3)
         #expect(config.pipeline.tracking.confirm == [.itf, .codabar])
         #expect(try ConfigFile.parse("tracking:\n  confirm: []\n", file: "none.conf").pipeline.tracking.confirm.isEmpty)
-        #expect(try ConfigFile.parse("camera:\n  fps: 30\n", file: "default.conf").pipeline.tracking.confirm == [.itf, .codabar, .code39])
+        #expect(try ConfigFile.parse("camera:\n  fps: 30\n", file: "default.conf").pipeline.tracking.confirm == [.itf, .codabar, .code39, .upce, .ean8])
         #expect(config.socket.path == "/tmp/s.sock" && config.socket.mode == 0o600 && config.socket.group == "pos")
         #expect(config.socket.format == .plain && config.socket.holdCount == 0)
     }

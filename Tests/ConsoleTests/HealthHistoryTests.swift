@@ -47,7 +47,7 @@ import Testing
 
     @Test func aStatusReplyIsRead() throws {
         let line =
-            #"{"type":"reply","command":"status","ok":true,"status":{"state":{"type":"state","camera":"busy","device":"/dev/video0","torch":"off","torch_mode":"auto","mode":"trigger","paused":true,"scanning":false},"counters":{"detections":0,"reads":3,"reads_by_symbology":{},"duplicates":0,"merged":0,"dropped":{},"rejected":0,"reconnects":0,"clients":1,"clients_refused":0,"torch_switch_ons":0,"frames_decoded":0,"frames_skipped":0,"frames_gated":0,"views_sent":0,"views_skipped":0,"decode_histogram":[0,0,0,0,0,0,0,0,0,0,0],"decode_seconds":0},"clients":1,"held":0,"awaiting":0,"outputs":[],"watchers":2}}"#
+            #"{"type":"reply","command":"status","ok":true,"status":{"state":{"type":"state","camera":"busy","device":"/dev/video0","torch":"off","torch_mode":"auto","mode":"trigger","paused":true,"scanning":false},"counters":{"detections":0,"reads":3,"reads_by_symbology":{},"duplicates":0,"unconfirmed":0,"merged":0,"dropped":{},"rejected":0,"reconnects":0,"clients":1,"clients_refused":0,"torch_switch_ons":0,"frames_decoded":0,"frames_skipped":0,"frames_gated":0,"views_sent":0,"views_skipped":0,"decode_histogram":[0,0,0,0,0,0,0,0,0,0,0],"decode_seconds":0},"clients":1,"held":0,"awaiting":0,"outputs":[],"watchers":2}}"#
         let status = try #require(StatusSnapshot.inReply(line))
         #expect(status.state.camera == "busy" && status.state.mode == .trigger && status.counters.reads == 3 && status.watchers == 2)
         #expect(StatusSnapshot.inReply(#"{"type":"reply","command":"status","ok":false,"error":"no"}"#) == nil)

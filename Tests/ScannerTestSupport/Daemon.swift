@@ -199,7 +199,8 @@ public final class SocketClient: @unchecked Sendable {
             let dropped = (counters["dropped"] as? [String: Int] ?? [:]).values.reduce(0, +)
             let awaiting = status["awaiting"] as? Int ?? -1
             balanced =
-                counters["detections"] as? Int == (counters["reads"] as? Int ?? 0) + (counters["duplicates"] as? Int ?? 0) + (counters["merged"] as? Int ?? 0)
+                counters["detections"] as? Int == (counters["reads"] as? Int ?? 0) + (counters["duplicates"] as? Int ?? 0)
+                + (counters["unconfirmed"] as? Int ?? 0) + (counters["merged"] as? Int ?? 0)
                 + dropped + (counters["rejected"] as? Int ?? 0) + held + awaiting
         } while !balanced && Date() < deadline
         return (balanced, counters, held)
