@@ -18,6 +18,8 @@ enum ksemu_open { OPEN_OK, OPEN_BUSY, OPEN_DENIED, OPEN_MISSING };
 /* What the node file says. */
 struct ksemu_scene {
     char frame[PATH_MAX];
+    char sequence[PATH_MAX]; /* printf pattern with one %d: frame i of a sequence (producer.c only) */
+    int frames;              /* the sequence's length */
     int background, noise, stall, fps;
     int autofocus; /* libcameraemu only: the camera has AfMode and LensPosition (default 1) */
     enum ksemu_open open;

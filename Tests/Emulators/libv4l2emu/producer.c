@@ -5,6 +5,9 @@
  * reads them; run inside the app, this work counted in the app's CPU time, which the benchmarks
  * measure (it was about 0.5 s a minute at 640x480, 30 fps, near our whole idle budget).
  *
+ * A node file with a `sequence` plays it once from the tick after it was written: frame i on the
+ * i-th tick, dropped ticks included, as a sensor's clock runs on whether or not a buffer waits.
+ *
  * It talks to the library over the socket at descriptor 3 (see struct ksemu_message in emu.h):
  * SETUP first, with the buffer memfds, then QUEUE, STOP or UNPLUG. It exits when told to stop,
  * on unplug, and when the app's end hangs up (the app closed the camera or died, SIGKILL too). */
@@ -15,6 +18,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -37,6 +41,8 @@ static uint64_t rng;
 static int variant_fd = -1;                /* VARIANTS slots of setup.length bytes */
 static size_t variant_used[VARIANTS];
 static unsigned variant_generation[VARIANTS]; /* scene generation + 1 it was rendered for; 0 = none */
+static unsigned sequence_generation;       /* the scene generation whose sequence is playing */
+static uint32_t sequence_start;            /* the tick that showed (or dropped) its frame 0 */
 
 /* The node is gone: the app's fd hangs up (POLLHUP), and the library answers ENODEV from now on. */
 static void unplug(void) __attribute__((noreturn));
@@ -109,8 +115,8 @@ static int copy_range(int in, off_t from, int out, size_t count) {
     return 0;
 }
 
-/* Renders the scene into variant slot `variant` of the variant memfd. */
-static int render_variant(int variant) {
+/* Renders `shown` into variant slot `variant` of the variant memfd. */
+static int render_variant(int variant, const struct ksemu_scene *shown) {
     size_t length = (size_t)setup.length;
     if (variant_fd < 0) {
         variant_fd = memfd_create("ksemu-variants", MFD_CLOEXEC);
@@ -123,7 +129,7 @@ static int render_variant(int variant) {
     size_t pixels = (size_t)setup.width * (size_t)setup.height;
     uint8_t *scratch = mmap(NULL, pixels + length, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (scratch == MAP_FAILED) return -1;
-    ksemu_render_luma(&scene, scratch, setup.width, setup.height, &rng);
+    ksemu_render_luma(shown, scratch, setup.width, setup.height, &rng);
     size_t used = ksemu_pack(setup.fourcc, scratch, setup.width, setup.height, scratch + pixels, length);
     ssize_t stored = pwrite(variant_fd, scratch + pixels, used, (off_t)variant * (off_t)length);
     munmap(scratch, pixels + length);
@@ -132,20 +138,38 @@ static int render_variant(int variant) {
     return 0;
 }
 
+/* The path of the sequence frame this tick shows into `path`, or NULL when no sequence is playing:
+ * a node file rewritten with a sequence starts it on the tick after; once played it is done. */
+static const char *sequence_frame(char *path, size_t size) {
+    if (scene.generation != sequence_generation) sequence_generation = scene.generation, sequence_start = sequence;
+    if (!*scene.sequence || sequence - sequence_start >= (uint32_t)scene.frames) return NULL;
+    snprintf(path, size, scene.sequence, (int)(sequence - sequence_start));
+    return path;
+}
+
 /* One frame period: a frame into the oldest queued buffer, or a drop when none is queued. */
 static void tick(void) {
     if (ksemu_scene_refresh(node, &scene) != 0) unplug();
     if (scene.stall) return;
     sequence++;
+    char path[PATH_MAX];
+    const char *image = sequence_frame(path, sizeof path);
     if (nqueued == 0) {
-        ksemu_log("drop", "seq=%u", sequence);
+        ksemu_log("drop", "seq=%u image=%s", sequence, image ? image : *scene.frame ? scene.frame : "-");
         return;
     }
     int index = queue[0];
     int variant = (int)(sequence % VARIANTS);
-    if (variant_generation[variant] != scene.generation + 1) {
+    if (image) {
+        /* A sequence frame is shown once: rendered for this tick, and its slot stale afterwards. */
+        static struct ksemu_scene shown;
+        shown = scene;
+        snprintf(shown.frame, sizeof shown.frame, "%s", image);
+        if (render_variant(variant, &shown) != 0) return;
+        variant_generation[variant] = 0;
+    } else if (variant_generation[variant] != scene.generation + 1) {
         /* Rendered once per scene and variant, then copied. */
-        if (render_variant(variant) != 0) return;
+        if (render_variant(variant, &scene) != 0) return;
         variant_generation[variant] = scene.generation + 1;
     }
     if (copy_range(variant_fd, (off_t)variant * (off_t)setup.length, buffers[index], variant_used[variant]) != 0) return;
@@ -153,7 +177,7 @@ static void tick(void) {
     struct ksemu_message filled = {.kind = KSEMU_FILLED, .index = (uint32_t)index, .sequence = sequence,
                                    .used = (uint32_t)variant_used[variant], .timestamp = ksemu_now_ns()};
     send(SOCKET_FD, &filled, sizeof filled, MSG_DONTWAIT | MSG_NOSIGNAL);
-    ksemu_log("frame", "seq=%u image=%s", sequence, *scene.frame ? scene.frame : "-");
+    ksemu_log("frame", "seq=%u image=%s", sequence, image ? image : *scene.frame ? scene.frame : "-");
 }
 
 static uint64_t period_ns(void) { return 1000000000ull / (uint64_t)(scene.fps > 0 ? scene.fps : 30); }

@@ -58,9 +58,28 @@ static void scene_defaults(struct ksemu_scene *scene) {
     scene->nsizes = 2;
 }
 
+/* A sequence pattern takes one index: exactly one conversion, %d with optional zero flag and width
+ * (%05d); %% stands for itself. Anything else would make snprintf read an argument it is not given. */
+static int valid_pattern(const char *pattern) {
+    int conversions = 0;
+    for (const char *p = pattern; *p; p++) {
+        if (*p != '%') continue;
+        if (*++p == '%') continue;
+        while (*p >= '0' && *p <= '9') p++;
+        if (*p != 'd') return 0;
+        conversions++;
+    }
+    return conversions == 1;
+}
+
 static void parse_line(struct ksemu_scene *scene, char *key, char *value) {
     if (!strcmp(key, "frame")) {
         snprintf(scene->frame, sizeof scene->frame, "%s", value);
+    } else if (!strcmp(key, "sequence")) {
+        if (valid_pattern(value)) snprintf(scene->sequence, sizeof scene->sequence, "%s", value);
+        else ksemu_log("sequence-invalid", "pattern=%s", value);
+    } else if (!strcmp(key, "frames")) {
+        scene->frames = atoi(value) > 0 ? atoi(value) : 0;
     } else if (!strcmp(key, "background")) {
         scene->background = atoi(value);
     } else if (!strcmp(key, "noise")) {
