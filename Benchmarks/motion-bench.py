@@ -83,7 +83,8 @@ tells where reads are lost: to the camera (blur, frames), to the decoders, or to
 choices (viewport, looks that wait for a still scene, gating); the false reads tell what a swipe
 makes a decoder invent.
 """
-import argparse, importlib.util, json, math, multiprocessing, os, queue, random, select, shutil, string, subprocess, tempfile, threading, time
+import argparse, importlib.util, json, math, multiprocessing, os, queue, random, select, shutil, signal, string, subprocess, sys, tempfile,\
+    threading, time
 
 import numpy as np
 
@@ -417,6 +418,7 @@ class Run:
         """Drains every reader's lines and every camera's log for `seconds`, or until `until()`."""
         deadline = time.monotonic() + seconds
         while True:
+            self.check()
             for camera in self.cameras:
                 for line in camera.reader.drain():
                     self.take(camera, line)
@@ -434,6 +436,14 @@ class Run:
             else:
                 time.sleep(min(remaining, 0.1))
 
+    def check(self):
+        """Stops the run when a reader has exited (its pipe would stay readable, at end of file)."""
+        for camera in self.cameras:
+            if not camera.alive():
+                with open(os.path.join(camera.dir, f"{camera.name}.log"), errors="replace") as log:
+                    tail = log.read()[-600:].strip()
+                raise RuntimeError(f"{camera.name} exited ({camera.reader.process.returncode})" + (f"; its log ends: {tail}" if tail else ""))
+
     # ---- one pass, live
 
     def play(self, record):
@@ -446,20 +456,20 @@ class Run:
         for camera in self.cameras:
             record.shown[camera.name], record.dropped[camera.name], record.stamps[camera.name] = set(), set(), []
         for camera in self.cameras:  # both at once
-            state[camera.name] = dict(written=camera.play(pattern, frames), seen=False, behind=0, done=False)
-        quiet_since = time.monotonic()
+            state[camera.name] = dict(written=camera.play(pattern, frames), seen=False, behind=0, done=False, heard=time.monotonic())
         while not all(item["done"] for item in state.values()):
             fds = [fd for camera in self.cameras for fd in (camera.reader.fd, camera.ticks.fd)]
-            if select.select(fds, [], [], 0.5)[0]:
-                quiet_since = time.monotonic()
-            elif time.monotonic() - quiet_since > 3:
-                dead = [camera.name for camera in self.cameras if not camera.alive()]
-                raise RuntimeError(f"no camera tick for 3 s during {record.label()}" + (f"; {', '.join(dead)} exited" if dead else ""))
+            select.select(fds, [], [], 0.5)
+            self.check()
+            silent = [name for name, item in state.items() if not item["done"] and time.monotonic() - item["heard"] > 3]
+            if silent:
+                raise RuntimeError(f"{', '.join(silent)}: no camera tick for 3 s during {record.label()}")
             for camera in self.cameras:
                 for line in camera.reader.drain():
                     self.take(camera, line)
                 item = state[camera.name]
                 for event, fields in camera.ticks.lines():
+                    item["heard"] = time.monotonic()
                     image, stamp = fields.get("image", ""), int(fields["t"])
                     if image.startswith(prefix):
                         index = int(image[len(prefix):len(prefix) + 5])
@@ -744,6 +754,8 @@ def parse_args():
 
 def main():
     args = parse_args()
+    # A kill runs the cleanup too (the readers and their cameras stop), as Ctrl-C does.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     shm = "/dev/shm" if os.path.isdir("/dev/shm") else None
     work = tempfile.mkdtemp(prefix="kiosk-motion-bench-", dir=shm)
     run = Run(args, work)
