@@ -43,64 +43,73 @@ public struct MotionBlur: Sendable, Hashable {
     /// The shortest blur worth undoing: both libraries read through less.
     public static let shortest = 3
 
-    /// The blur of `region` of `frame`, or nil when none of at least `shortest` and at most
-    /// `longest` steps stands out (a still or blank scene, or a blur too long to undo).
+    /// The blur of `region` of `frame`: none when no blur of at least `shortest` and at most
+    /// `longest` pixels along the rows or the columns stands out (a still or blank scene, a
+    /// diagonal swipe, or a blur too long to undo).
     ///
-    /// Per direction, the autocorrelation R of the derivative along it, relative to R(0): blurred
-    /// along a direction, the derivative is smooth (R(1) well above 0) and dips at the blur's length
-    /// (below −`dip`); a sharp code's derivative is spikes (R(1) near 0) whose dip is at its module
-    /// size. Of the directions that look blurred, the blur is along the one with the least
-    /// derivative energy per unit of distance, the one the smear flattened most.
+    /// Per axis, the autocorrelation R of the derivative along it, relative to R(0), and its first
+    /// dip (a local minimum at least half as deep as the deepest, which is below −`dip`). A blurred code dips at the blur's length along the
+    /// motion, the derivative being smooth up to it; a 2D code also dips at its module size, along
+    /// both axes when it is still and across the motion when it moves, where the blur leaves its
+    /// modules sharp. So with a dip on one axis only, the blur is along it; with dips on both, along
+    /// the one whose dip is at least 2 pixels longer; with dips at the same lag (a still code, or a
+    /// diagonal swipe) there is none to undo.
     ///
-    /// Two lengths come back when the dip is shared with a neighbouring lag (a code whose modules
-    /// are about as long as the blur blunts it): the deeper first. A wrong length by one pixel
-    /// leaves the code unreadable, so the caller tries both.
-    public static func estimate(in frame: Frame, region: PixelRect, longest: Int = 32, dip: Double = 0.15) -> [MotionBlur] {
-        var best: (blurs: [MotionBlur], energy: Double)?
-        let base = frame.storage.base.assumingMemoryBound(to: UInt8.self)
-        let stride = frame.stride
-        // Every other row and column: a blur's signature is the same on a quarter of the pixels.
-        let sampling = 2
-        var sums = [Int](repeating: 0, count: longest + 1)
+    /// Two lengths come back when the dip is shared with a neighbouring lag: the deeper first. A
+    /// length wrong by one pixel leaves the code unreadable, so the caller tries both.
+    public static func estimate(in frame: Frame, region: PixelRect, longest: Int = 32, dip: Double = 0.08) -> [MotionBlur] {
+        var dips: [(direction: Direction, lag: Int, second: Int?)] = []
         for direction in Direction.allCases {
-            let (dx, dy) = direction.step
-            for lag in sums.indices { sums[lag] = 0 }
-            var count = 0
-            // The derivative at (x, y) is p(x + dx, y + dy) − p(x, y); lags run along the direction.
-            let reach = longest + 1
-            let xs = (dx < 0 ? reach : 0)..<(region.width - (dx > 0 ? reach : 0))
-            let ys = (dy < 0 ? reach : 0)..<(region.height - (dy > 0 ? reach : 0))
-            guard !xs.isEmpty, !ys.isEmpty else { continue }
-            for y in Swift.stride(from: ys.lowerBound, to: ys.upperBound, by: sampling) {
-                let row = base + (region.y + y) * stride + region.x
-                for x in Swift.stride(from: xs.lowerBound, to: xs.upperBound, by: sampling) {
-                    let at = row + x
-                    let d0 = Int(at[dy * stride + dx]) - Int(at[0])
-                    count += 1
-                    guard d0 != 0 else { continue }
-                    var other = at
-                    let advance = dy * stride + dx
-                    for lag in 0...longest {
-                        sums[lag] += d0 * (Int(other[advance]) - Int(other[0]))
-                        other += advance
-                    }
+            let r = autocorrelation(of: frame, in: region, along: direction, longest: longest)
+            guard !r.isEmpty else { continue }
+            // The first dip at least half as deep as the deepest: along a blur the derivative is smooth
+            // up to its length, so the blur's dip comes before any later one of the code's structure.
+            guard let deepest = r[2...].min(), deepest < -dip,
+                let lag = (2...longest).first(where: { r[$0] <= deepest / 2 && ($0 == longest || r[$0] <= r[$0 + 1]) })
+            else { continue }
+            // The neighbour within a tenth of the dip's depth, the deeper one.
+            let neighbours = [lag - 1, lag + 1].filter { (2...longest).contains($0) }
+            let second = neighbours.min { r[$0] < r[$1] }.flatMap { r[$0] < 0.9 * r[lag] ? $0 : nil }
+            dips.append((direction, lag, second))
+        }
+        let blurred: (direction: Direction, lag: Int, second: Int?)?
+        switch dips.count {
+        case 1: blurred = dips[0]
+        case 2 where abs(dips[0].lag - dips[1].lag) >= 2: blurred = dips.max { $0.lag < $1.lag }
+        default: blurred = nil
+        }
+        guard let blurred, blurred.lag >= shortest else { return [] }
+        return ([blurred.lag] + (blurred.second.map { [$0] } ?? [])).filter { $0 >= shortest }.map {
+            MotionBlur(direction: blurred.direction, length: $0)
+        }
+    }
+
+    /// R(0...longest) / R(0) of the derivative along `direction` in `region`, on every other line
+    /// across it (a blur's signature is the same on half the lines; along the direction every pixel
+    /// counts, or edges on a grid of even pixels would all be missed); empty for a flat region.
+    static func autocorrelation(of frame: Frame, in region: PixelRect, along direction: Direction, longest: Int) -> [Double] {
+        let base = frame.storage.base.assumingMemoryBound(to: UInt8.self)
+        let (dx, dy) = direction.step
+        let advance = dy * frame.stride + dx
+        var sums = [Int](repeating: 0, count: longest + 1)
+        let reach = longest + 1
+        guard region.width > dx * reach, region.height > dy * reach else { return [] }
+        for y in Swift.stride(from: 0, to: region.height - dy * reach, by: 1 + dx) {
+            let row = base + (region.y + y) * frame.stride + region.x
+            for x in Swift.stride(from: 0, to: region.width - dx * reach, by: 1 + dy) {
+                let at = row + x
+                // The derivative at (x, y) is p(x + dx, y + dy) − p(x, y); lags run along the direction.
+                let d0 = Int(at[advance]) - Int(at[0])
+                guard d0 != 0 else { continue }
+                var other = at
+                for lag in 0...longest {
+                    sums[lag] += d0 * (Int(other[advance]) - Int(other[0]))
+                    other += advance
                 }
             }
-            guard count > 0, sums[0] > 0 else { continue }
-            let zero = Double(sums[0])
-            guard Double(sums[1]) / zero > dip else { continue }
-            var deepest = (lag: 0, depth: 0.0)
-            for lag in 2...longest where Double(sums[lag]) / zero < deepest.depth { deepest = (lag, Double(sums[lag]) / zero) }
-            guard deepest.lag >= shortest, deepest.depth < -dip else { continue }
-            let energy = zero / Double(count * (dx * dx + dy * dy))
-            guard energy < best?.energy ?? .infinity else { continue }
-            // The neighbour within a tenth of the dip's depth, the deeper one.
-            let neighbours = [deepest.lag - 1, deepest.lag + 1].filter { (2...longest).contains($0) }
-            let second = neighbours.min { sums[$0] < sums[$1] }.flatMap { Double(sums[$0]) / zero < 0.9 * deepest.depth ? $0 : nil }
-            let lengths = [deepest.lag] + (second.map { [$0] } ?? [])
-            best = (lengths.map { MotionBlur(direction: direction, length: $0) }, energy)
         }
-        return best?.blurs ?? []
+        guard sums[0] > 0 else { return [] }
+        return sums.map { Double($0) / Double(sums[0]) }
     }
 
     /// `region` of `frame`, deblurred: a frame of the region's size. `smoothing` is λ, relative to

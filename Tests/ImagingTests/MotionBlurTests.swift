@@ -36,16 +36,13 @@ import Testing
         #expect(still.isEmpty, "a sharp code: \(still)")
     }
 
-    /// Undone, a blur of 3 modules that neither library reads through is read.
+    /// Undone, a blur of 3 modules that neither library reads through is read. (The read
+    /// pipeline's tests swipe EAN-13s too: GatedStreamTests.)
     @Test func aDeblurredCodeIsRead() throws {
         var config = DecoderConfig()
         config.symbologies = [.ean13, .qr]
         let decoder = try Decoders.make(config)
-        // An EAN-13 moving along its bars is not blurred where it matters: only across.
-        let codes = [
-            (try ImageFile.read(path: Barcodes.zint(.ean13, "590123412345", scale: 1)), 6, [Self.directions[0]]),
-            (try ImageFile.read(path: Barcodes.qr("DEBLUR", moduleSize: 4)), 12, Self.directions),
-        ]
+        let codes = [(try ImageFile.read(path: Barcodes.qr("DEBLUR", moduleSize: 4)), 12, Self.directions)]
         let viewport = Viewport.standard.pixels(in: Self.size)
         for (code, length, directions) in codes {
             for (_, step) in directions {
