@@ -52,6 +52,9 @@ public final class ZBarDecoder: Decoder {
         }
         zbar_image_set_format(image, Self.y800)
         zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_ENABLE, 0)
+        // ZBar decodes UPC-A and ISBN through its EAN-13 decoder, which must be on for them: an EAN-13
+        // read that was not asked for is left out in `scan`.
+        if !symbologies.isDisjoint(with: [.upca, .isbn10, .isbn13]) { zbar_image_scanner_set_config(scanner, ZBAR_EAN13, ZBAR_CFG_ENABLE, 1) }
         for symbology in symbologies {
             let type = Self.symbolTypes[symbology]!
             zbar_image_scanner_set_config(scanner, type, ZBAR_CFG_ENABLE, 1)
@@ -134,7 +137,7 @@ public final class ZBarDecoder: Decoder {
         var next = zbar_image_first_symbol(image)
         while let symbol = next {
             if zbar_symbol_get_type(symbol) == ZBAR_QRCODE { qrSinceRenewal += 1 }
-            if let converted = Self.symbol(from: symbol) { symbols.append(converted) }
+            if let converted = Self.symbol(from: symbol), symbologies.contains(converted.symbology) { symbols.append(converted) }
             next = zbar_symbol_next(symbol)
         }
         return symbols

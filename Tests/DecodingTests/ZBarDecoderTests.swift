@@ -32,6 +32,19 @@ import Testing
         #expect(bounds.width > 10 && bounds.height > 10)
     }
 
+    /// A decoder asked for UPC-A alone reads UPC-A, which ZBar decodes through its EAN-13 decoder,
+    /// and no EAN-13 that it was not asked for.
+    @Test func upcAAloneIsRead() throws {
+        var config = DecoderConfig()
+        config.symbologies = [.upca]
+        let alone = try ZBarDecoder(config: config)
+        let size = Size(width: 640, height: 480)
+        let upca = Barcodes.centred(try ImageFile.read(path: Barcodes.zint(.upca, "01234567890")), in: size)
+        #expect(try alone.symbols(in: upca, viewport: .full).map(\.symbology) == [.upca])
+        let ean = Barcodes.centred(try ImageFile.read(path: Barcodes.zint(.ean13, "590123412345")), in: size)
+        #expect(try alone.symbols(in: ean, viewport: .full).isEmpty)
+    }
+
     @Test func gs1DataBarExpandedKeepsSeparators() throws {
         let path = try Barcodes.zint(.databarExpanded, "[01]09506000134352[10]LOT7[17]261231", gs1: true)
         let symbol = try #require(try decoder.symbols(in: ImageFile.read(path: path), viewport: .full).first)
