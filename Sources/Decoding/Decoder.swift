@@ -14,7 +14,8 @@ public enum DecoderPass: Sendable, Hashable {
     case zxingSecond
     /// ZBar's first pass, then zxing-cpp's, on one frame: a moving scene, whose frames may each be
     /// the only sharp one of a swipe. zxing-cpp looks only for what ZBar cannot read when ZBar found
-    /// codes on this frame.
+    /// codes on this frame; when neither found any, the `deblur` preprocessing undoes the frame's
+    /// motion blur and both look again.
     case moving
 }
 

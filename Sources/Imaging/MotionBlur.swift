@@ -5,8 +5,8 @@
 /// solves for the sharp image.
 ///
 /// - Estimate: along a blur of length L, the derivative of the frame is (u(x) − u(x − L)) / L, so
-///   its autocorrelation has a deep negative peak at lag L (the code's own edges, once shifted),
-///   and it is smooth (positive at lag 1). Across the blur, a code's derivative is spikes.
+///   its autocorrelation has a negative peak at lag L (the code's own edges, once shifted), and
+///   none before it; a 2D code's modules make a peak of their own at the module size (`estimate`).
 /// - Deblur: along each line of that direction, the regularised least squares solution of
 ///   box ∗ u = b with a smoothness term λ‖∇u‖², by conjugate gradients on the normal equations
 ///   (a few passes of running sums per iteration, no Fourier transform). Where a box kernel's
@@ -17,9 +17,7 @@
 /// 2026-11-25, before the motion benchmark).
 public struct MotionBlur: Sendable, Hashable {
     /// A direction of motion, as a step between neighbouring pixels: along the rows or the columns.
-    /// (A diagonal swipe is not estimated yet: a 2D code's modules make dips of their own at the
-    /// module size on the directions across its blur, which this estimate cannot yet tell from the
-    /// blur's.)
+    /// (A diagonal swipe is not estimated yet: it blurs both axes alike.)
     public enum Direction: Sendable, Hashable, CaseIterable {
         case across, down
 
@@ -48,8 +46,8 @@ public struct MotionBlur: Sendable, Hashable {
     /// diagonal swipe, or a blur too long to undo).
     ///
     /// Per axis, the autocorrelation R of the derivative along it, relative to R(0), and its first
-    /// dip (a local minimum at least half as deep as the deepest, which is below −`dip`). A blurred code dips at the blur's length along the
-    /// motion, the derivative being smooth up to it; a 2D code also dips at its module size, along
+    /// dip (a local minimum at least half as deep as the deepest, which is below −`dip`). A blurred
+    /// code dips at the blur's length along the motion, the derivative being smooth up to it; a 2D code also dips at its module size, along
     /// both axes when it is still and across the motion when it moves, where the blur leaves its
     /// modules sharp. So with a dip on one axis only, the blur is along it; with dips on both, along
     /// the one whose dip is at least 2 pixels longer; with dips at the same lag (a still code, or a
@@ -120,23 +118,16 @@ public struct MotionBlur: Sendable, Hashable {
         var pixels = [UInt8](repeating: 0, count: width * height)
         let base = frame.storage.base.assumingMemoryBound(to: UInt8.self)
         var line = LineSolver(length: length, smoothing: smoothing)
-        let (dx, dy) = direction.step
-        // Every line of the direction through the region, by its first pixel.
-        let starts: [(x: Int, y: Int)] = dy == 0 ? (0..<height).map { (0, $0) } : (0..<width).map { ($0, 0) }
-        var indices: [Int] = []
-        for start in starts {
-            indices.removeAll(keepingCapacity: true)
-            var (x, y) = start
-            while x >= 0, x < width, y >= 0, y < height {
-                indices.append(y * width + x)
-                (x, y) = (x + dx, y + dy)
-            }
-            guard indices.count > 1 else {
-                for index in indices { pixels[index] = base[(region.y + index / width) * frame.stride + region.x + index % width] }
-                continue
-            }
-            line.solve(indices.map { Float(base[(region.y + $0 / width) * frame.stride + region.x + $0 % width]) }, iterations: iterations)
-            for (index, value) in zip(indices, line.solution) { pixels[index] = UInt8(max(0, min(255, value.rounded()))) }
+        // The region's rows (a blur across) or columns (down): each line's first pixel and step, in
+        // the frame and in the result.
+        let across = direction == .across
+        let (lines, count) = across ? (height, width) : (width, height)
+        let (frameStep, pixelStep) = across ? (1, 1) : (frame.stride, width)
+        for index in 0..<lines {
+            let first = base + (region.y + (across ? index : 0)) * frame.stride + region.x + (across ? 0 : index)
+            let start = across ? index * width : index
+            line.solve((0..<count).map { Float(first[$0 * frameStep]) }, iterations: iterations)
+            for (offset, value) in line.solution.enumerated() { pixels[start + offset * pixelStep] = UInt8(max(0, min(255, value.rounded()))) }
         }
         return Frame(width: width, height: height, pixels: pixels, timestamp: frame.timestamp, sequence: frame.sequence)
     }
