@@ -140,7 +140,34 @@ public final class ZBarDecoder: Decoder {
             if let converted = Self.symbol(from: symbol), symbologies.contains(converted.symbology) { symbols.append(converted) }
             next = zbar_symbol_next(symbol)
         }
-        return symbols
+        return Self.withoutMisreads(symbols)
+    }
+
+    /// The symbols less the scan lines' misreads of a linear code that ZBar reported beside it.
+    ///
+    /// ZBar decodes each scan line on its own and reports every text it found, with its quality:
+    /// the number of scan lines that gave that text. A code at the edge of what the camera resolves
+    /// (a small, turned or smeared EAN-13) can have a few lines decode to another text whose check
+    /// digit happens to hold; ZBar then reports both texts where one code is, the misread on 4
+    /// lines beside the code on 68. Two texts of one linear symbology whose boxes overlap or touch
+    /// (the misread lines may be the code's top or bottom ones; ZBar scans every line, and every
+    /// other one at half size) are one code read two ways: the text on at least twice as many lines
+    /// as any other is kept, and when none leads so, none is kept (the next frame decides). QR, and
+    /// codes further apart, are left alone.
+    static func withoutMisreads(_ symbols: [Symbol]) -> [Symbol] {
+        let linear = symbols.indices.filter { symbols[$0].symbology != .qr }
+        guard linear.count > 1 else { return symbols }
+        var dropped = Set<Int>()
+        for index in linear {
+            let symbol = symbols[index]
+            let box = symbol.corners.bounds
+            let rivals = linear.filter { other in
+                other != index && symbols[other].symbology == symbol.symbology && symbols[other].bytes != symbol.bytes
+                    && symbols[other].corners.bounds.overlaps(box, margin: 4)
+            }
+            if rivals.contains(where: { symbols[$0].quality * 2 > symbol.quality }) { dropped.insert(index) }
+        }
+        return symbols.indices.filter { !dropped.contains($0) }.map { symbols[$0] }
     }
 
     private static func symbol(from zsym: OpaquePointer) -> Symbol? {

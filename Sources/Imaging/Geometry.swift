@@ -35,6 +35,12 @@ public struct PixelRect: Sendable, Hashable, Codable {
     public func contains(_ point: Point) -> Bool {
         point.x >= x && point.x < x + width && point.y >= y && point.y < y + height
     }
+
+    /// Whether the two rectangles share a pixel, or come within `margin` pixels of each other.
+    public func overlaps(_ other: PixelRect, margin: Int = 0) -> Bool {
+        x < other.x + other.width + margin && other.x < x + width + margin && y < other.y + other.height + margin
+            && other.y < y + height + margin
+    }
 }
 
 /// Where a symbol's modules point: the direction of its top edge as seen in the frame.

@@ -45,6 +45,29 @@ import Testing
         #expect(try alone.symbols(in: ean, viewport: .full).isEmpty)
     }
 
+    /// A few scan lines that read another valid EAN-13 where the code is (as ZBar misreads a small
+    /// code turned or smeared in a swipe) are that code misread: the text most lines read is kept.
+    /// With half the lines each, neither is kept. Two codes apart are both kept.
+    @Test(arguments: [(0.03, ["1674289078310"]), (0.5, [])])
+    func aTextFewLinesReadWhereAnotherCodeIsIsDropped(share: Double, kept: [String]) throws {
+        let right = try ImageFile.read(path: Barcodes.zint(.ean13, "167428907831"))
+        let wrong = try ImageFile.read(path: Barcodes.zint(.ean13, "367418807831"))
+        try #require(right.size == wrong.size)
+        // The other code's rows in a band across the bars: `share` of the rows where the two differ,
+        // from their top (the code's edge, beside the lines that read it) for half, else from the middle.
+        let bars = (0..<right.height).filter { y in (0..<right.width).contains { x in right[x, y] != wrong[x, y] } }
+        let first = try #require(bars.first) + (share < 0.5 ? bars.count / 2 : 0)
+        let band = first..<first + max(1, Int(share * Double(bars.count)))
+        let pixels = (0..<right.height).flatMap { y in (0..<right.width).map { x in band.contains(y) ? wrong[x, y] : right[x, y] } }
+        let spliced = Frame(width: right.width, height: right.height, pixels: pixels)
+        let size = Size(width: 640, height: 480)
+        let texts = try decoder.symbols(in: Barcodes.centred(spliced, in: size), viewport: .full).map { String(decoding: $0.bytes, as: UTF8.self) }
+        #expect(texts == kept)
+        let apart = Barcodes.compose(size: size, background: 220, placing: [(right, Point(x: 20, y: 20)), (wrong, Point(x: 20, y: 260))])
+        let both = try decoder.symbols(in: apart, viewport: .full).map { String(decoding: $0.bytes, as: UTF8.self) }
+        #expect(Set(both) == ["1674289078310", "3674188078310"])
+    }
+
     @Test func gs1DataBarExpandedKeepsSeparators() throws {
         let path = try Barcodes.zint(.databarExpanded, "[01]09506000134352[10]LOT7[17]261231", gs1: true)
         let symbol = try #require(try decoder.symbols(in: ImageFile.read(path: path), viewport: .full).first)
