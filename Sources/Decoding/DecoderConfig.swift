@@ -48,8 +48,14 @@ public struct DecoderConfig: Sendable, Hashable {
     public var engine = DecoderEngine.standard
     /// The symbologies looked for.
     public var symbologies: Set<Symbology> = DecoderEngine.standard.defaultSymbologies
-    /// Minimum and maximum data lengths per symbology, where set.
-    public var lengths: [Symbology: LengthLimit] = [:]
+    /// Minimum and maximum data lengths per symbology, where set. ITF is 14 digits (ITF-14, the GTIN
+    /// of a case) unless the config says otherwise: ITF has no check digit and needs only a few bars,
+    /// so the bars of a moving code, a Code 128 or even sensor noise give short ITFs (`677452` in
+    /// issue #37, `667999` from a noise frame); commercial scanners default ITF to 14 for this reason.
+    public var lengths: [Symbology: LengthLimit] = Self.defaultLengths
+
+    /// The length limits of a config that sets none.
+    public static let defaultLengths: [Symbology: LengthLimit] = [.itf: LengthLimit(min: 14, max: 14)]
     /// Extra passes tried on a frame where the first found nothing.
     public var preprocessing: Set<Preprocessing> = Preprocessing.defaults
 

@@ -59,6 +59,10 @@ import Testing
         #expect(config.pipeline.viewport == .rect(x: 0.1, y: 0.2, width: 0.8, height: 0.5))
         #expect(config.pipeline.decoder.symbologies == [.ean13, .qr])
         #expect(config.pipeline.decoder.lengths[.ean13] == LengthLimit(min: 13))
+        // ITF keeps its default of 14 digits unless named; `itf: {}` lifts it.
+        #expect(config.pipeline.decoder.lengths[.itf] == LengthLimit(min: 14, max: 14))
+        let anyITF = try ConfigFile.parse("decoder:\n  lengths:\n    itf: {}\n", file: "itf.conf").pipeline.decoder.lengths[.itf]
+        #expect(anyITF == LengthLimit())
         #expect(config.pipeline.tracking.absenceSeconds == 1.5 && config.pipeline.tracking.sameCodeTimeoutSeconds == 3)
         #expect(config.pipeline.tracking.confirm == [.itf, .codabar])
         #expect(try ConfigFile.parse("tracking:\n  confirm: []\n", file: "none.conf").pipeline.tracking.confirm.isEmpty)

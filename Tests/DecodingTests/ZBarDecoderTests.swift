@@ -179,6 +179,23 @@ import Testing
         #expect(try decoder.symbols(in: blank, viewport: .full).isEmpty)
     }
 
+    /// ITF is read as ITF-14 by default: a 6-digit ITF, what bars misread most often give, is not
+    /// reported unless the config lifts the limit.
+    @Test func itfIsFourteenDigitsByDefault() throws {
+        var config = DecoderConfig()
+        config.symbologies = [.itf]
+        let short = Barcodes.centred(try ImageFile.read(path: Barcodes.zint(.itf, "677452")), in: Size(width: 640, height: 480))
+        let itf14 = Barcodes.centred(try ImageFile.read(path: Barcodes.zint(.itf, "12345678901231")), in: Size(width: 640, height: 480))
+        let standard = try ZBarDecoder(config: config)
+        #expect(try standard.symbols(in: short, viewport: .full).isEmpty)
+        #expect(try standard.symbols(in: itf14, viewport: .full).map(\.bytes) == [Array("12345678901231".utf8)])
+        let zxing = try ZXingDecoder(config: ZXingDecoderTests.config(.zxing, [.itf]))
+        #expect(try zxing.symbols(in: short, viewport: .full).isEmpty)
+        #expect(try zxing.symbols(in: itf14, viewport: .full).map(\.bytes) == [Array("12345678901231".utf8)])
+        config.lengths[.itf] = LengthLimit()
+        #expect(try ZBarDecoder(config: config).symbols(in: short, viewport: .full).map(\.bytes) == [Array("677452".utf8)])
+    }
+
     @Test func lengthLimitsRejectShortReads() throws {
         var config = DecoderConfig()
         config.symbologies = [.code39]
