@@ -1,0 +1,41 @@
+import Codes
+import ImageFiles
+import Imaging
+import ScannerTestSupport
+import Testing
+
+@testable import Decoding
+
+@Suite struct RoutedDecoderTests {
+    /// An EAN-13 or UPC-A as a library reports it, `width` px across (95 modules) at `x`.
+    static func ean(_ text: String, _ symbology: Symbology = .ean13, x: Int = 200, width: Int = 171) -> Symbol {
+        Symbol(symbology: symbology, bytes: Array(text.utf8), corners: Corners(box: PixelRect(x: x, y: 200, width: width, height: 40), orientation: .up))
+    }
+
+    /// A small EAN-13 that ZBar read one way and zxing-cpp another over it is kept by neither; the
+    /// same read, a UPC-A read as its EAN-13, no read, a code elsewhere or a large code keep it.
+    @Test func aSmallEANTheLibrariesReadTwoWaysIsDropped() {
+        let zbar = Self.ean("6809742914682")
+        #expect(RoutedDecoder.agreed([zbar], [Self.ean("5809549974682")]).isEmpty)
+        #expect(RoutedDecoder.agreed([zbar], [Self.ean("6809742914682")]) == [zbar])
+        #expect(RoutedDecoder.agreed([zbar], []) == [zbar])
+        #expect(RoutedDecoder.agreed([zbar], [Self.ean("5809549974682", x: 420)]) == [zbar])
+        let upca = Self.ean("036000291452", .upca)
+        #expect(RoutedDecoder.agreed([upca], [Self.ean("0036000291452")]) == [upca])
+        let large = Self.ean("6809742914682", width: 300)
+        #expect(RoutedDecoder.agreed([large], [Self.ean("5809549974682", width: 300)]) == [large])
+        let qr = Symbol(symbology: .qr, bytes: Array("Q".utf8), corners: Corners(box: PixelRect(x: 200, y: 200, width: 40, height: 40), orientation: .up))
+        #expect(RoutedDecoder.agreed([qr, zbar], [Self.ean("5809549974682")]) == [qr])
+    }
+
+    /// A small EAN-13 that both libraries read is reported by ZBar's look of a stream, checked.
+    @Test func aSmallEANBothLibrariesReadIsKept() throws {
+        let image = try ImageFile.read(path: Barcodes.zint(.ean13, "590123412345", scale: 1))
+        let frame = Barcodes.centred(image, in: Size(width: 640, height: 480))
+        let decoder = try RoutedDecoder(config: DecoderConfig(), fallback: true, everything: true)
+        let region = Viewport.standard.pixels(in: frame.size)
+        let found = try decoder.decode(frame, in: region, pass: .zbar, secondLooks: false, narrowed: false)
+        #expect(found.map(\.bytes) == [Array("5901234123457".utf8)])
+        #expect(found.allSatisfy(RoutedDecoder.isSmallEAN))
+    }
+}
