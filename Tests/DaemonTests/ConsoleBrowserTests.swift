@@ -116,7 +116,9 @@ import Testing
 
         // Someone who may control: torch on, and the daemon's own answer on the page.
         try browser.click("#ctl-torch-on")
-        try browser.waitFor("!document.getElementById('ctl-result').textContent.endsWith('...')")
+        // The click's handler writes "torch-on: ..." and the daemon's answer replaces it; the
+        // click can return before the handler ran, while the line is still empty.
+        try browser.waitFor("(t => t !== '' && !t.endsWith('...'))(document.getElementById('ctl-result').textContent)")
         let reply = try browser.text("#ctl-result") ?? ""
         #expect(reply.contains("ok"), "\(reply)")
     }
@@ -166,7 +168,7 @@ import Testing
         defer { browser.close() }
         try browser.waitFor("document.querySelectorAll('#live-codes li').length > 0")
         try browser.click("#ctl-beep")
-        try browser.waitFor("!document.getElementById('ctl-result').textContent.endsWith('...')")
+        try browser.waitFor("(t => t !== '' && !t.endsWith('...'))(document.getElementById('ctl-result').textContent)")
         let result = try browser.text("#ctl-result") ?? ""
         #expect(result.contains("restricted"), "the daemon's refusal: \(result)")
         #expect(lane.console.waitForLog("control 'beep' from viewer at 127.0.0.1"))
