@@ -116,7 +116,7 @@ public final class RoutedDecoder: Decoder {
 
     /// Whether `symbol` is an EAN-13 or UPC-A (95 modules across) drawn at under 3 px a module.
     static func isSmallEAN(_ symbol: Symbol) -> Bool {
-        guard [.ean13, .upca, .isbn13].contains(symbol.symbology) else { return false }
+        guard eanFamily.contains(symbol.symbology) else { return false }
         let box = symbol.corners.bounds
         let across =
             switch symbol.orientation {
@@ -129,16 +129,17 @@ public final class RoutedDecoder: Decoder {
 
     /// ZBar's reads less each small EAN-13 or UPC-A over which zxing-cpp read another code of the two.
     static func agreed(_ zbarFound: [Symbol], _ zxingFound: [Symbol]) -> [Symbol] {
-        let family: Set<Symbology> = [.ean13, .upca, .isbn13]
         func digits(_ symbol: Symbol) -> [UInt8] { symbol.symbology == .upca ? Array("0".utf8) + symbol.bytes : symbol.bytes }
         return zbarFound.filter { symbol in
             guard isSmallEAN(symbol) else { return true }
-            let box = symbol.corners.bounds
             return !zxingFound.contains { other in
-                family.contains(other.symbology) && other.corners.bounds.overlaps(box, margin: 4) && digits(other) != digits(symbol)
+                eanFamily.contains(other.symbology) && other.sharesPlace(with: symbol) && digits(other) != digits(symbol)
             }
         }
     }
+
+    /// The symbologies of 95-module codes whose digits are a GTIN-13 (UPC-A with a leading 0).
+    private static let eanFamily: Set<Symbology> = [.ean13, .upca, .isbn13]
 
     /// zxing-cpp's `pass`; `narrowed`: ZBar found codes, so only what ZBar cannot read is looked for.
     private func zxingLook(_ frame: Frame, in region: PixelRect, pass zxingPass: ZXingDecoder.Pass, narrowed: Bool) throws(DecoderError) -> [Symbol] {

@@ -149,9 +149,8 @@ public final class ZBarDecoder: Decoder {
     /// the number of scan lines that gave that text. A code at the edge of what the camera resolves
     /// (a small, turned or smeared EAN-13) can have a few lines decode to another text whose check
     /// digit happens to hold; ZBar then reports both texts where one code is, the misread on 4
-    /// lines beside the code on 68. Two texts of one linear symbology whose boxes overlap or touch
-    /// (the misread lines may be the code's top or bottom ones; ZBar scans every line, and every
-    /// other one at half size) are one code read two ways: the text on at least twice as many lines
+    /// lines beside the code on 68. Two texts of one linear symbology in one place (`sharesPlace`)
+    /// are one code read two ways: the text on at least twice as many lines
     /// as any other is kept, and when none leads so, none is kept (the next frame decides). QR, and
     /// codes further apart, are left alone.
     static func withoutMisreads(_ symbols: [Symbol]) -> [Symbol] {
@@ -160,10 +159,9 @@ public final class ZBarDecoder: Decoder {
         var dropped = Set<Int>()
         for index in linear {
             let symbol = symbols[index]
-            let box = symbol.corners.bounds
             let rivals = linear.filter { other in
                 other != index && symbols[other].symbology == symbol.symbology && symbols[other].bytes != symbol.bytes
-                    && symbols[other].corners.bounds.overlaps(box, margin: 4)
+                    && symbols[other].sharesPlace(with: symbol)
             }
             if rivals.contains(where: { symbols[$0].quality * 2 > symbol.quality }) { dropped.insert(index) }
         }
