@@ -1,5 +1,7 @@
 extension Page {
-    /// /app.css: plain and small; the live image scales to the column it is in.
+    /// /app.css: plain and small; the live image scales to the column it is in. The list of
+    /// codes in view keeps one height as codes come and go, so that the controls below it do
+    /// not move under the mouse.
     static let style = """
         :root { font-family: system-ui, sans-serif; color: #1c1c1c; background: #f4f4f2; }
         body { margin: 0; }
@@ -10,6 +12,7 @@ extension Page {
         section { background: #fff; border-radius: 6px; padding: 0.5em 1em 1em; box-shadow: 0 1px 3px #0002; }
         #live-section { grid-column: 1 / -1; }
         h2 { font-size: 1em; } h3 { font-size: 0.9em; }
+        #live-codes { height: 4.5em; overflow-y: auto; margin: 0; padding-left: 1.5em; }
         #live { width: min(100%, 960px); height: auto; background: #000; cursor: crosshair; display: block; }
         .live-bar, .viewport-inputs, .controls { display: flex; flex-wrap: wrap; gap: 0.6em; align-items: center; margin: 0.5em 0; }
         .viewport-inputs input { width: 5.5em; }
