@@ -376,17 +376,24 @@ public final class Chromium: @unchecked Sendable {
     // MARK: Input
 
     /// Waits until `selector` matches a visible, enabled element that is not covered by
-    /// another one, scrolls it into view and clicks its centre with real mouse events.
+    /// another one and whose box held still over two animation frames, scrolls it into view and
+    /// clicks its centre with real mouse events. Throws when the click reached another element
+    /// (the page moved between the probe and the click), so a test never waits on a click that
+    /// went elsewhere. A click that loaded another page counts as reaching its element.
     public func click(_ selector: String, timeout: TimeInterval = 10) throws {
         let probe = """
-            (() => {
+            (async () => {
               const el = document.querySelector(\(Chromium.jsString(selector)));
               if (!el) return 'no element matches';
               if (!el.isConnected) return 'element is detached';
               if (el.disabled === true) return 'element is disabled';
               el.scrollIntoView({block: 'center', inline: 'center', behavior: 'instant'});
+              const before = el.getBoundingClientRect();
+              await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
               const r = el.getBoundingClientRect();
               if (r.width === 0 || r.height === 0) return 'element has zero size';
+              if (r.left !== before.left || r.top !== before.top || r.width !== before.width || r.height !== before.height)
+                return 'element is moving';
               const style = getComputedStyle(el);
               if (style.visibility === 'hidden' || style.pointerEvents === 'none')
                 return 'element is ' + (style.visibility === 'hidden' ? 'hidden' : 'pointer-events: none');
@@ -395,6 +402,8 @@ public final class Chromium: @unchecked Sendable {
               if (!hit) return 'centre (' + x + ',' + y + ') is outside the viewport';
               if (hit !== el && !el.contains(hit))
                 return 'covered by <' + hit.tagName.toLowerCase() + (hit.id ? '#' + hit.id : '') + '>';
+              window.__clickReached = false;
+              el.addEventListener('click', () => { window.__clickReached = true; }, {once: true, capture: true});
               return {x, y};
             })()
             """
@@ -415,6 +424,10 @@ public final class Chromium: @unchecked Sendable {
             var params: [String: Any] = ["type": type, "x": point.0, "y": point.1]
             params.merge(extra) { $1 }
             try call("Input.dispatchMouseEvent", params, timeout: 10)
+        }
+        // A page the click navigated away from took it; a page still here must have seen it.
+        if try evaluate("window.__clickReached ?? 'navigated'") as? Bool == false {
+            throw ChromiumError(.javascript, "click(\(selector)) at (\(point.0), \(point.1)) reached another element: the page moved")
         }
     }
 
