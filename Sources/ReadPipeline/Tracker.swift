@@ -14,6 +14,12 @@ import Imaging
 ///
 /// When two libraries take frames in turn (looks), a code counts as in view while the latest frame
 /// of any look saw it: a code only ZBar reads is not lost on the frames zxing-cpp decodes.
+///
+/// A code swiped slowly past the camera at the edge of what reads can go unread for longer than
+/// `absence`. When it is read again within `continuation` seconds where its motion so far would have
+/// taken it, it is the same pass, not a new read: a second item with the same code enters from the
+/// edge, not where the first was heading. A code that stood still and is read again where it was is
+/// a new read, as before.
 public struct Tracker: Sendable {
     /// A code that has been seen recently.
     public struct Track: Sendable, Hashable {
@@ -23,8 +29,37 @@ public struct Tracker: Sendable {
         public var lastReported: Double
         /// Seen by one decoded frame only (at `lastReported`), of a symbology that needs two: not reported yet.
         public var unconfirmed = false
+        /// When a decode found `symbol` (`lastSeen` also follows frames that only keep it in view).
+        var sighted: Double
+        /// Where and when a decode first found the code: with `symbol` and `sighted`, its motion.
+        var firstCentre: Point
+        var firstSighted: Double
+
+        init(symbol: Symbol, at time: Double, unconfirmed: Bool = false) {
+            (self.symbol, lastSeen, lastReported, self.unconfirmed) = (symbol, time, time, unconfirmed)
+            (sighted, firstCentre, firstSighted) = (time, symbol.corners.centre, time)
+        }
 
         public var corners: Corners { symbol.corners }
+
+        /// Whether `symbol`, found at `time` after this track was lost, lies where the track's
+        /// motion would have taken it: it moved at least a quarter of its size from where it was
+        /// last found, and `symbol` is within half that way, plus a quarter of its size, of there.
+        /// A track needs sightings 0.1 s apart to have a motion.
+        func continues(to symbol: Symbol, at time: Double) -> Bool {
+            let span = sighted - firstSighted
+            guard span >= 0.1, !unconfirmed else { return false }
+            let last = self.symbol.corners.centre
+            let (vx, vy) = (Double(last.x - firstCentre.x) / span, Double(last.y - firstCentre.y) / span)
+            let gap = time - sighted
+            let travelled = (vx * vx + vy * vy).squareRoot() * gap
+            let box = self.symbol.corners.bounds
+            let size = Double(max(box.width, box.height))
+            guard travelled >= size / 4 else { return false }
+            let centre = symbol.corners.centre
+            let (dx, dy) = (Double(centre.x) - (Double(last.x) + vx * gap), Double(centre.y) - (Double(last.y) + vy * gap))
+            return (dx * dx + dy * dy).squareRoot() <= travelled / 2 + size / 4
+        }
     }
 
     private struct Key: Hashable, Sendable {
@@ -34,6 +69,8 @@ public struct Tracker: Sendable {
 
     public var config: TrackingConfig
     private var tracks: [Key: Track] = [:]
+    /// Tracks out of view for longer than `absence`, kept for `continuation` seconds more.
+    private var lost: [Key: Track] = [:]
     /// The codes of the last decoded frame of each look.
     private var inLastFrame: [[Key]] = [[]]
     /// The codes of the last decoded frame, whichever look decoded it.
@@ -66,7 +103,13 @@ public struct Tracker: Sendable {
         keepInView(at: time, except: changed ? look : nil)
         // A new dictionary only when a track expires: the per-frame path allocates nothing for it.
         if tracks.values.contains(where: { time - $0.lastSeen > config.absenceSeconds }) {
+            for (key, track) in tracks where time - track.lastSeen > config.absenceSeconds && config.continuationSeconds > 0 {
+                lost[key] = track
+            }
             tracks = tracks.filter { time - $0.value.lastSeen <= config.absenceSeconds }
+        }
+        if lost.values.contains(where: { time - $0.lastSeen > config.absenceSeconds + config.continuationSeconds }) {
+            lost = lost.filter { time - $0.value.lastSeen <= config.absenceSeconds + config.continuationSeconds }
         }
         var outcome = Outcome()
         let keys = symbols.map { Key(symbology: $0.symbology, bytes: $0.bytes) }
@@ -74,10 +117,15 @@ public struct Tracker: Sendable {
         inLastFrame[look] = changed ? keys : lastDecoded + keys.filter { !lastDecoded.contains($0) }
         lastDecoded = inLastFrame[look]
         for (symbol, key) in zip(symbols, keys) {
+            if tracks[key] == nil, let track = lost.removeValue(forKey: key), track.continues(to: symbol, at: time) {
+                // Lost while moving, and found again where it was heading: the same pass.
+                tracks[key] = track
+            }
             if var track = tracks[key] {
                 let confirmed = track.unconfirmed && time > track.lastReported
                 track.lastSeen = time
                 track.symbol = symbol
+                track.sighted = time
                 if track.unconfirmed {
                     // A second decoded frame: confirmed and reported now; the same frame again: still waiting.
                     if confirmed {
@@ -94,10 +142,10 @@ public struct Tracker: Sendable {
                 }
                 tracks[key] = track
             } else if config.confirm.contains(key.symbology) {
-                tracks[key] = Track(symbol: symbol, lastSeen: time, lastReported: time, unconfirmed: true)
+                tracks[key] = Track(symbol: symbol, at: time, unconfirmed: true)
                 outcome.unconfirmed += 1
             } else {
-                tracks[key] = Track(symbol: symbol, lastSeen: time, lastReported: time)
+                tracks[key] = Track(symbol: symbol, at: time)
                 outcome.new.append(symbol)
             }
         }
@@ -135,6 +183,9 @@ public struct TrackingConfig: Sendable, Hashable {
     public var absenceSeconds = 0.5
     /// A code in view is reported again after this long; 0 means never while it stays in view.
     public var sameCodeTimeoutSeconds = 0.0
+    /// A moving code out of view for longer than `absenceSeconds` and read again within this many
+    /// seconds more, where its motion would have taken it, is the same pass; 0 turns that off.
+    public var continuationSeconds = 1.5
     /// Symbologies whose codes are reported only once two decoded frames read them: those with no
     /// check digit, which a code moving past or partly hidden can give by mistake (an EAN-13 swiped
     /// past was read as the ITF `677452`), and the short retail codes a blurred EAN-13 gives (the

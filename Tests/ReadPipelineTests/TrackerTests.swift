@@ -145,4 +145,48 @@ import Testing
         immediate.config.confirm = []
         #expect(immediate.update(with: [itf], at: 0).new.count == 1)
     }
+
+    /// An EAN-13 of 1.8 px modules (a box 200x70 px) swiped at 90 px/s, 3 px a frame at 30 fps: at
+    /// `x` px from where it came in, at `time`.
+    static func swiped(_ x: Double) -> Symbol {
+        Symbol(
+            symbology: .ean13, bytes: Array("5809549974682".utf8),
+            corners: Corners(box: PixelRect(x: 100 + Int(x), y: 200, width: 200, height: 70), orientation: .up))
+    }
+
+    /// Reads of a swipe read on its first 0.5 s, unread for the next `gap` s (frames that change,
+    /// as a moving code's do), then read again at `from` px (nil: where the swipe has taken it).
+    static func readsOfASwipe(gap: Double, from: Double? = nil, continuation: Double = 1.5) -> Int {
+        var tracker = Self.tracker(absence: 0.5)
+        tracker.config.continuationSeconds = continuation
+        var reads = 0
+        for frame in 0..<90 {
+            let time = Double(frame) / 30
+            let lost = time >= 0.5 && time < 0.5 + gap
+            let x = time >= 0.5 + gap && from != nil ? from! + (time - 0.5 - gap) * 90 : time * 90
+            reads += tracker.update(with: lost ? [] : [Self.swiped(x)], at: time).new.count
+        }
+        return reads
+    }
+
+    /// A code swiped slowly at the edge of what reads, unread for longer than the absence, is read
+    /// again where its motion took it: the same pass, reported once (the motion benchmark's
+    /// duplicates). Without `continuation`, twice.
+    @Test func aSwipeLostForLongerThanTheAbsenceAndFoundWhereItWasHeadingIsOneRead() {
+        #expect(Self.readsOfASwipe(gap: 0.9) == 1)
+        #expect(Self.readsOfASwipe(gap: 0.9, continuation: 0) == 2)
+        // Beyond absence + continuation it is a new read wherever it is.
+        #expect(Self.readsOfASwipe(gap: 2.1) == 2)
+    }
+
+    /// A second item with the same code comes in from the edge, not where the first was heading: a
+    /// new read. So is a code that stood still and is read again where it was.
+    @Test func theSameCodeAwayFromWhereTheSwipeWasHeadingIsANewRead() {
+        #expect(Self.readsOfASwipe(gap: 0.9, from: 0) == 2)
+        var tracker = Self.tracker(absence: 0.5)
+        #expect(tracker.update(with: [Self.swiped(0)], at: 0).new.count == 1)
+        #expect(tracker.update(with: [Self.swiped(0)], at: 0.3).new.isEmpty)
+        #expect(tracker.update(with: [], at: 0.9).new.isEmpty)
+        #expect(tracker.update(with: [Self.swiped(0)], at: 1.2).new.count == 1)
+    }
 }
