@@ -55,7 +55,10 @@ public struct DecoderConfig: Sendable, Hashable {
     public var lengths: [Symbology: LengthLimit] = Self.defaultLengths
 
     /// The length limits of a config that sets none.
-    public static let defaultLengths: [Symbology: LengthLimit] = [.itf: LengthLimit(min: 14, max: 14)]
+    /// ITF as ITF-14, and Codabar of at least 4 characters between its start and stop characters
+    /// (the text counts them: `A1234B` is 6): commercial scanners' defaults, since misread bars
+    /// and noise give short ones.
+    public static let defaultLengths: [Symbology: LengthLimit] = [.itf: LengthLimit(min: 14, max: 14), .codabar: LengthLimit(min: 6)]
     /// Extra passes tried on a frame where the first found nothing.
     public var preprocessing: Set<Preprocessing> = Preprocessing.defaults
 

@@ -196,6 +196,23 @@ import Testing
         #expect(try ZBarDecoder(config: config).symbols(in: short, viewport: .full).map(\.bytes) == [Array("677452".utf8)])
     }
 
+    /// Codabar needs 4 characters between its start and stop by default (Zebra's default is 4 to
+    /// 55): the motion benchmark's moving bars gave `B04D` on three frames in a row.
+    @Test func codabarIsFourCharactersOrMoreByDefault() throws {
+        let short = try ImageFile.read(path: Barcodes.zint(.codabar, "B04D"))
+        let four = try ImageFile.read(path: Barcodes.zint(.codabar, "A0412B"))
+        var config = DecoderConfig()
+        config.symbologies = [.codabar]
+        let zbar = try ZBarDecoder(config: config)
+        let zxing = try ZXingDecoder(config: ZXingDecoderTests.config(.zxing, [.codabar]))
+        for decoder in [zbar, zxing] as [any Decoder] {
+            #expect(try decoder.symbols(in: short, viewport: .full).isEmpty)
+            #expect(try decoder.symbols(in: four, viewport: .full).map(\.bytes) == [Array("A0412B".utf8)])
+        }
+        config.lengths[.codabar] = LengthLimit()
+        #expect(try ZBarDecoder(config: config).symbols(in: short, viewport: .full).map(\.bytes) == [Array("B04D".utf8)])
+    }
+
     @Test func lengthLimitsRejectShortReads() throws {
         var config = DecoderConfig()
         config.symbologies = [.code39]
