@@ -133,3 +133,12 @@ extension Symbology {
         }
     }
 }
+
+extension Symbol {
+    /// Whether `other` lies where this symbol is: their boxes overlap or come within 4 px. A code
+    /// read two ways gives two such symbols; the lines that misread it may be its top or bottom
+    /// ones, and ZBar scans every line (every other one at half size).
+    public func sharesPlace(with other: Symbol) -> Bool {
+        corners.bounds.overlaps(other.corners.bounds, margin: 4)
+    }
+}

@@ -14,8 +14,9 @@ public enum DecoderPass: Sendable, Hashable {
     case zxingSecond
     /// ZBar's first pass, then zxing-cpp's, on one frame: a moving scene, whose frames may each be
     /// the only sharp one of a swipe. zxing-cpp looks only for what ZBar cannot read when ZBar found
-    /// codes on this frame; when neither found any, the `deblur` preprocessing undoes the frame's
-    /// motion blur and both look again.
+    /// codes on this frame. When neither found any, ZBar looks at the whole frame for a code centred
+    /// in the region that reaches beyond it (a long Code 128), and then the `deblur` preprocessing
+    /// undoes the frame's motion blur and both look again.
     case moving
 }
 
@@ -26,8 +27,8 @@ public protocol Decoder: AnyObject {
     var passes: [DecoderPass] { get }
 
     /// The codes whose modules lie in `region` of `frame`, every pass on this one frame. Pixels
-    /// outside `region` are not read. Without `secondLooks`, only the first pass runs (none of the
-    /// config's preprocessing).
+    /// outside `region` are not read (but by `.moving`'s look for a code reaching beyond it).
+    /// Without `secondLooks`, only the first pass runs (none of the config's preprocessing).
     func decode(_ frame: Frame, in region: PixelRect, secondLooks: Bool) throws(DecoderError) -> [Symbol]
 
     /// Pass `pass` only, for one frame of a stream. `narrowed`: ZBar's latest look found codes, so
@@ -61,13 +62,4 @@ extension Decoder {
 public struct DecoderError: Error, CustomStringConvertible {
     public let description: String
     public init(_ description: String) { self.description = description }
-}
-
-extension Symbol {
-    /// Whether `other` lies where this symbol is: their boxes overlap or come within 4 px. A code
-    /// read two ways gives two such symbols; the lines that misread it may be its top or bottom
-    /// ones, and ZBar scans every line (every other one at half size).
-    func sharesPlace(with other: Symbol) -> Bool {
-        corners.bounds.overlaps(other.corners.bounds, margin: 4)
-    }
 }

@@ -30,6 +30,9 @@ public enum Decoders {
 /// first passes (`.moving`). Which pass takes which frame is the read pipeline's look schedule.
 public final class RoutedDecoder: Decoder {
     private let zbar: ZBarDecoder?
+    /// ZBar for the linear codes, every 4th line: the moving scene's look at the whole frame for a
+    /// code that reaches beyond the viewport (a long code's bars are tall enough for that).
+    private let wideZBar: ZBarDecoder?
     private let zxing: ZXingDecoder?
     private let fallback: Bool
     private let everything: Bool
@@ -44,6 +47,10 @@ public final class RoutedDecoder: Decoder {
             fallback
             ? config.symbologies.intersection(ZXingDecoder.supported) : config.symbologies.subtracting(ZBarDecoder.supported)
         zbar = zbarConfig.symbologies.isEmpty ? nil : try ZBarDecoder(config: zbarConfig)
+        var wideConfig = zbarConfig
+        wideConfig.symbologies.subtract([.qr])
+        wideConfig.preprocessing = []
+        wideZBar = wideConfig.symbologies.isEmpty ? nil : try ZBarDecoder(config: wideConfig, lineSpacing: 4)
         zxing = zxingConfig.symbologies.isEmpty ? nil : try ZXingDecoder(config: zxingConfig)
         self.fallback = fallback
         self.everything = everything
@@ -75,7 +82,15 @@ public final class RoutedDecoder: Decoder {
             return try checked(zbar?.decode(frame, in: region, secondLooks: secondLooks) ?? [], frame, in: region)
         case .moving:
             let found = try firstPasses(frame, in: region)
-            guard found.isEmpty, deblur else { return found }
+            guard found.isEmpty else { return found }
+            // A linear code can reach beyond the viewport while its centre is inside it: ZBar on the
+            // whole frame, every 4th line, for the linear codes centred in the viewport.
+            let whole = PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
+            if let wideZBar, region != whole {
+                let wide = try wideZBar.decode(frame, in: whole, secondLooks: false).filter { region.contains($0.corners.centre) }
+                guard wide.isEmpty else { return try checked(wide, frame, in: whole) }
+            }
+            guard deblur else { return [] }
             // Nothing read through the blur: undo it, and look again.
             for blur in MotionBlur.estimate(in: frame, region: region) {
                 let sharp = blur.deblurred(frame, region: region)

@@ -17,6 +17,8 @@ public final class ZBarDecoder: Decoder {
     private let lengths: [Symbology: LengthLimit]
     private let inverted: Bool
     private let secondScale: Bool
+    /// ZBar scans every `lineSpacing`th row and column.
+    private let lineSpacing: Int32
     /// Whether ZBar's own inverted rescan is switched on now.
     private var invertedOn = false
     /// The half-size copy of the viewport for the second-scale pass, reused from frame to frame.
@@ -29,12 +31,14 @@ public final class ZBarDecoder: Decoder {
     /// The symbologies libzbar can read.
     public static let supported: Set<Symbology> = Set(symbolTypes.keys)
 
-    /// A decoder for the enabled symbologies and their length limits.
-    public init(config: DecoderConfig) throws(DecoderError) {
+    /// A decoder for the enabled symbologies and their length limits, scanning every
+    /// `lineSpacing`th row and column (ZBar's density: 1, every one, is its default).
+    public init(config: DecoderConfig, lineSpacing: Int = 1) throws(DecoderError) {
         if let refusal = DecoderEngine.zbar.refusal(for: config.symbologies) { throw DecoderError(refusal) }
         symbologies = config.symbologies
         lengths = config.lengths
-        (scanner, image) = try Self.makeScanner(symbologies: symbologies, lengths: lengths)
+        self.lineSpacing = Int32(lineSpacing)
+        (scanner, image) = try Self.makeScanner(symbologies: symbologies, lengths: lengths, lineSpacing: self.lineSpacing)
         inverted = config.preprocessing.contains(.inverted)
         secondScale = config.preprocessing.contains(.secondScale)
     }
@@ -44,7 +48,9 @@ public final class ZBarDecoder: Decoder {
         zbar_image_scanner_destroy(scanner)
     }
 
-    private static func makeScanner(symbologies: Set<Symbology>, lengths: [Symbology: LengthLimit]) throws(DecoderError) -> (OpaquePointer, OpaquePointer) {
+    private static func makeScanner(
+        symbologies: Set<Symbology>, lengths: [Symbology: LengthLimit], lineSpacing: Int32
+    ) throws(DecoderError) -> (OpaquePointer, OpaquePointer) {
         guard let scanner = zbar_image_scanner_create() else { throw DecoderError("libzbar could not allocate a scanner") }
         guard let image = zbar_image_create() else {
             zbar_image_scanner_destroy(scanner)
@@ -63,6 +69,10 @@ public final class ZBarDecoder: Decoder {
                 if let max = limit.max { zbar_image_scanner_set_config(scanner, type, ZBAR_CFG_MAX_LEN, Int32(max)) }
             }
         }
+        if lineSpacing != 1 {
+            zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, lineSpacing)
+            zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, lineSpacing)
+        }
         // Binary mode keeps QR bytes as they are: ZBar's charset guessing would re-encode them.
         zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_BINARY, 1)
         return (scanner, image)
@@ -71,7 +81,7 @@ public final class ZBarDecoder: Decoder {
     /// A fresh scanner and image with the same settings; the old ones, and every symbol libzbar
     /// kept for them, are freed. Keeps the old pair if a new one cannot be made.
     private func renew() {
-        guard let (newScanner, newImage) = try? Self.makeScanner(symbologies: symbologies, lengths: lengths) else { return }
+        guard let (newScanner, newImage) = try? Self.makeScanner(symbologies: symbologies, lengths: lengths, lineSpacing: lineSpacing) else { return }
         zbar_image_destroy(image)
         zbar_image_scanner_destroy(scanner)
         (scanner, image) = (newScanner, newImage)

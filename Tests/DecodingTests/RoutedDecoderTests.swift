@@ -28,6 +28,24 @@ import Testing
         #expect(RoutedDecoder.agreed([qr, zbar], [Self.ean("5809549974682")]) == [qr])
     }
 
+    /// A Code 128 wider than the viewport and centred in it is read on a moving scene's frame:
+    /// when the viewport gave nothing, ZBar looks at the whole frame. One centred outside the
+    /// viewport is not a code in view.
+    @Test func aCodeWiderThanTheViewportIsReadInMotion() throws {
+        let text = "SHIP-0123456789-ABCD"
+        let image = try ImageFile.read(path: Barcodes.zint(.code128, text, scale: 1))
+        let size = Size(width: 640, height: 480)
+        let viewport = Viewport.standard.pixels(in: size)
+        try #require(image.width > viewport.width + 100, "\(image.width) px")
+        let decoder = try RoutedDecoder(config: DecoderConfig(), fallback: true, everything: true)
+        let centred = Barcodes.centred(image, in: size)
+        #expect(try decoder.symbols(in: centred, viewport: .standard, pass: .moving).map(\.bytes) == [Array(text.utf8)])
+        let above = Barcodes.compose(size: size, background: 220, placing: [(image, Point(x: (size.width - image.width) / 2, y: 0))])
+        try #require(image.height / 2 < viewport.y)
+        #expect(try decoder.symbols(in: above, viewport: .standard, pass: .moving).isEmpty)
+        #expect(try decoder.symbols(in: above, viewport: .full, pass: .moving).map(\.bytes) == [Array(text.utf8)])
+    }
+
     /// A small EAN-13 that both libraries read is reported by ZBar's look of a stream, checked.
     @Test func aSmallEANBothLibrariesReadIsKept() throws {
         let image = try ImageFile.read(path: Barcodes.zint(.ean13, "590123412345", scale: 1))
