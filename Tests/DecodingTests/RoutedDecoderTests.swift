@@ -7,9 +7,25 @@ import Testing
 @testable import Decoding
 
 @Suite struct RoutedDecoderTests {
-    /// An EAN-13 or UPC-A as a library reports it, `width` px across (95 modules) at `x`.
-    static func ean(_ text: String, _ symbology: Symbology = .ean13, x: Int = 200, width: Int = 171) -> Symbol {
-        Symbol(symbology: symbology, bytes: Array(text.utf8), corners: Corners(box: PixelRect(x: x, y: 200, width: width, height: 40), orientation: .up))
+    /// An EAN-13 or UPC-A as a library reports it, `width` px across (95 modules) at `x`, 40 px
+    /// tall, found on `lines` scan lines.
+    static func ean(_ text: String, _ symbology: Symbology = .ean13, x: Int = 200, width: Int = 171, lines: Int = 30) -> Symbol {
+        Symbol(
+            symbology: symbology, bytes: Array(text.utf8), corners: Corners(box: PixelRect(x: x, y: 200, width: width, height: 40), orientation: .up),
+            orientation: .up, quality: lines)
+    }
+
+    /// A small EAN-13 ZBar found on few of the lines it spans (5 of 40: a code cut by the
+    /// viewport's edge, in the motion benchmark) stands only when zxing-cpp read the same there.
+    @Test func aSmallEANReadOnFewLinesNeedsZXingCpp() {
+        let sparse = Self.ean("5512110052213", lines: 5)
+        #expect(RoutedDecoder.isFewLines(sparse))
+        #expect(!RoutedDecoder.isFewLines(Self.ean("5512110052213", lines: 6)))
+        #expect(RoutedDecoder.agreed([sparse], []).isEmpty)
+        #expect(RoutedDecoder.agreed([sparse], [Self.ean("5512110052213", x: 420)]).isEmpty, "zxing-cpp's read elsewhere confirms nothing")
+        #expect(RoutedDecoder.agreed([sparse], [Self.ean("5512110052213", lines: 1)]) == [sparse])
+        let large = Self.ean("5512110052213", width: 300, lines: 5)
+        #expect(RoutedDecoder.agreed([large], []) == [large])
     }
 
     /// A small EAN-13 that ZBar read one way and zxing-cpp another over it is kept by neither; the
