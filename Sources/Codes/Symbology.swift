@@ -141,4 +141,16 @@ extension Symbol {
     public func sharesPlace(with other: Symbol) -> Bool {
         corners.bounds.overlaps(other.corners.bounds, margin: 4)
     }
+
+    /// The symbologies a misread of this linear code can give in its place: the EAN/UPC family
+    /// (an EAN-13 misread as another, as a UPC-A, or in part as an EAN-8 or UPC-E) or its own.
+    /// Nil for 2D codes, whose error correction makes a misread rare, and for the EAN add-ons,
+    /// which sit beside their EAN.
+    public var misreadFamily: Set<Symbology>? {
+        switch symbology {
+        case .ean13, .ean8, .upca, .upce, .isbn10, .isbn13: [.ean13, .ean8, .upca, .upce, .isbn10, .isbn13]
+        case .itf, .code39, .code93, .code128, .codabar, .databar, .databarExpanded, .databarLimited: [symbology]
+        case .ean2, .ean5, .qr, .microqr, .rmqr, .pdf417, .datamatrix, .aztec: nil
+        }
+    }
 }

@@ -128,6 +128,7 @@ public enum ConfigFile {
         if let value = section.value("absence") { tracking.absenceSeconds = try value.double(in: 0...3600) }
         if let value = section.value("same_code_timeout") { tracking.sameCodeTimeoutSeconds = try value.double(in: 0...86400) }
         if let value = section.value("continuation") { tracking.continuationSeconds = try value.double(in: 0...60) }
+        if let value = section.value("misread") { tracking.misreadSeconds = try value.double(in: 0...5) }
         if let value = section.value("confirm") {
             var chosen: Set<Symbology> = []
             for item in try value.items() { chosen.insert(try symbology(item)) }

@@ -20,6 +20,11 @@ import Imaging
 /// taken it, it is the same pass, not a new read: a second item with the same code enters from the
 /// edge, not where the first was heading. A code that stood still and is read again where it was is
 /// a new read, as before.
+///
+/// Two linear codes of one family cannot lie in one place at once. A code with no track found where
+/// a code of its family was found on at least two frames, the last of them within `misreadSeconds`,
+/// is a misread of that code (ZBar read a UPC-A swiped past upside down as another EAN-13 on 2 of
+/// its 40 frames): not reported, and counted as a duplicate of it.
 public struct Tracker: Sendable {
     /// A code that has been seen recently.
     public struct Track: Sendable, Hashable {
@@ -34,6 +39,8 @@ public struct Tracker: Sendable {
         /// Where and when a decode first found the code: with `symbol` and `sighted`, its motion.
         var firstCentre: Point
         var firstSighted: Double
+        /// Decoded frames that found the code.
+        var sightings = 1
 
         init(symbol: Symbol, at time: Double, unconfirmed: Bool = false) {
             (self.symbol, lastSeen, lastReported, self.unconfirmed) = (symbol, time, time, unconfirmed)
@@ -41,6 +48,13 @@ public struct Tracker: Sendable {
         }
 
         public var corners: Corners { symbol.corners }
+
+        /// Whether `symbol`, another code found at `time`, is a misread of this track's: a linear
+        /// code of its family in its place, while this one was found on two frames, lately.
+        func isMisread(as symbol: Symbol, at time: Double, within seconds: Double) -> Bool {
+            guard !unconfirmed, sightings >= 2, time - sighted <= seconds, let family = self.symbol.misreadFamily else { return false }
+            return family.contains(symbol.symbology) && symbol.sharesPlace(with: self.symbol)
+        }
 
         /// Whether `symbol`, found at `time` after this track was lost, lies where the track's
         /// motion would have taken it: it moved at least a quarter of its size from where it was
@@ -121,10 +135,17 @@ public struct Tracker: Sendable {
                 // Lost while moving, and found again where it was heading: the same pass.
                 tracks[key] = track
             }
+            if tracks[key] == nil, config.misreadSeconds > 0,
+                tracks.values.contains(where: { $0.isMisread(as: symbol, at: time, within: config.misreadSeconds) })
+            {
+                outcome.suppressed += 1
+                continue
+            }
             if var track = tracks[key] {
                 let confirmed = track.unconfirmed && time > track.lastReported
                 track.lastSeen = time
                 track.symbol = symbol
+                if track.sighted < time { track.sightings += 1 }
                 track.sighted = time
                 if track.unconfirmed {
                     // A second decoded frame: confirmed and reported now; the same frame again: still waiting.
@@ -186,6 +207,9 @@ public struct TrackingConfig: Sendable, Hashable {
     /// A moving code out of view for longer than `absenceSeconds` and read again within this many
     /// seconds more, where its motion would have taken it, is the same pass; 0 turns that off.
     public var continuationSeconds = 1.5
+    /// Another linear code of the same family found in the place of a code found on two frames, the
+    /// last within this many seconds, is a misread of it; 0 turns that off.
+    public var misreadSeconds = 0.2
     /// Symbologies whose codes are reported only once two decoded frames read them: those with no
     /// check digit, which a code moving past or partly hidden can give by mistake (an EAN-13 swiped
     /// past was read as the ITF `677452`), and the short retail codes a blurred EAN-13 gives (the

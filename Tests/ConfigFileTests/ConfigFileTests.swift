@@ -38,6 +38,7 @@ import Testing
               absence: 1.5
               same_code_timeout: 3
               continuation: 0.8
+              misread: 0.1
               confirm: [itf, Codabar]
             socket:
               path: /tmp/s.sock
@@ -65,7 +66,7 @@ import Testing
         let anyITF = try ConfigFile.parse("decoder:\n  lengths:\n    itf: {}\n", file: "itf.conf").pipeline.decoder.lengths[.itf]
         #expect(anyITF == LengthLimit())
         #expect(config.pipeline.tracking.absenceSeconds == 1.5 && config.pipeline.tracking.sameCodeTimeoutSeconds == 3)
-        #expect(config.pipeline.tracking.continuationSeconds == 0.8)
+        #expect(config.pipeline.tracking.continuationSeconds == 0.8 && config.pipeline.tracking.misreadSeconds == 0.1)
         #expect(config.pipeline.tracking.confirm == [.itf, .codabar])
         #expect(try ConfigFile.parse("tracking:\n  confirm: []\n", file: "none.conf").pipeline.tracking.confirm.isEmpty)
         #expect(try ConfigFile.parse("camera:\n  fps: 30\n", file: "default.conf").pipeline.tracking.confirm == [.itf, .codabar, .code39, .upce, .ean8])

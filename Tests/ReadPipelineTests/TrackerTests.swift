@@ -179,6 +179,31 @@ import Testing
         #expect(Self.readsOfASwipe(gap: 2.1) == 2)
     }
 
+    /// An EAN-13 found on two frames, then another EAN-13 (or UPC-A) in its place on the next: a
+    /// misread of it (ZBar read a UPC-A swiped past upside down as another EAN-13 on 2 of its 40
+    /// frames), not reported. Elsewhere, of another family, or long after, it is a read.
+    @Test func anotherLinearCodeInThePlaceOfACodeJustFoundIsAMisread() {
+        func code(_ text: String, _ symbology: Symbology = .ean13, x: Int = 200) -> Symbol {
+            Symbol(symbology: symbology, bytes: Array(text.utf8), corners: Corners(box: PixelRect(x: x, y: 200, width: 100, height: 28), orientation: .down))
+        }
+        var tracker = Self.tracker()
+        #expect(tracker.update(with: [code("0745554437260")], at: 0).new.count == 1)
+        #expect(tracker.update(with: [code("0745554437260")], at: 1 / 30.0).suppressed == 1)
+        let misread = tracker.update(with: [code("9717514437260")], at: 2 / 30.0)
+        #expect(misread.new.isEmpty && misread.suppressed == 1)
+        #expect(tracker.update(with: [code("745554437260", .upca)], at: 3 / 30.0).new.isEmpty)
+        #expect(tracker.update(with: [code("9717514437260", x: 400)], at: 4 / 30.0).new.count == 1, "elsewhere")
+        #expect(tracker.update(with: [code("QR in place", .qr)], at: 5 / 30.0).new.count == 1, "a 2D code")
+        #expect(tracker.update(with: [code("4006381333931")], at: 0.4).new.count == 1, "0.4 s after the last sighting")
+        // Seen on one frame only, a code does not hide another in its place.
+        var once = Self.tracker()
+        #expect(once.update(with: [code("0745554437260")], at: 0).new.count == 1)
+        #expect(once.update(with: [code("9717514437260")], at: 1 / 30.0).new.count == 1)
+        once.config.misreadSeconds = 0
+        _ = once.update(with: [code("9717514437260")], at: 2 / 30.0)
+        #expect(once.update(with: [code("4006381333931")], at: 3 / 30.0).new.count == 1, "misread 0 turns it off")
+    }
+
     /// A second item with the same code comes in from the edge, not where the first was heading: a
     /// new read. So is a code that stood still and is read again where it was.
     @Test func theSameCodeAwayFromWhereTheSwipeWasHeadingIsANewRead() {
