@@ -142,15 +142,16 @@ extension Symbol {
         corners.bounds.overlaps(other.corners.bounds, margin: 4)
     }
 
-    /// The symbologies a misread of this linear code can give in its place: the EAN/UPC family
-    /// (an EAN-13 misread as another, as a UPC-A, or in part as an EAN-8 or UPC-E) or its own.
-    /// Nil for 2D codes, whose error correction makes a misread rare, and for the EAN add-ons,
-    /// which sit beside their EAN.
-    public var misreadFamily: Set<Symbology>? {
+    /// Whether this is a linear code that a misread can put another linear code in place of: an
+    /// EAN-13 smeared or turned reads as another EAN-13, a UPC-A, an EAN-8, and moving Code 128
+    /// bars as an EAN-13. Not 2D codes, whose error correction makes a misread rare, nor the EAN
+    /// add-ons, which sit beside their EAN.
+    public var misreadsInPlace: Bool {
         switch symbology {
-        case .ean13, .ean8, .upca, .upce, .isbn10, .isbn13: [.ean13, .ean8, .upca, .upce, .isbn10, .isbn13]
-        case .itf, .code39, .code93, .code128, .codabar, .databar, .databarExpanded, .databarLimited: [symbology]
-        case .ean2, .ean5, .qr, .microqr, .rmqr, .pdf417, .datamatrix, .aztec: nil
+        case .ean13, .ean8, .upca, .upce, .isbn10, .isbn13, .itf, .code39, .code93, .code128, .codabar, .databar, .databarExpanded,
+            .databarLimited:
+            true
+        case .ean2, .ean5, .qr, .microqr, .rmqr, .pdf417, .datamatrix, .aztec: false
         }
     }
 }

@@ -21,10 +21,10 @@ import Imaging
 /// edge, not where the first was heading. A code that stood still and is read again where it was is
 /// a new read, as before.
 ///
-/// Two linear codes of one family cannot lie in one place at once. A code with no track found where
-/// a code of its family was found on at least two frames, the last of them within `misreadSeconds`,
-/// is a misread of that code (ZBar read a UPC-A swiped past upside down as another EAN-13 on 2 of
-/// its 40 frames): not reported, and counted as a duplicate of it.
+/// Two linear codes cannot lie in one place at once. A linear code with no track found where a
+/// linear code was found on at least two frames, the last of them within `misreadSeconds`, is a
+/// misread of that code (ZBar read a UPC-A swiped past upside down as another EAN-13 on 2 of its 40
+/// frames): not reported, and counted as a duplicate of it.
 public struct Tracker: Sendable {
     /// A code that has been seen recently.
     public struct Track: Sendable, Hashable {
@@ -49,11 +49,11 @@ public struct Tracker: Sendable {
 
         public var corners: Corners { symbol.corners }
 
-        /// Whether `symbol`, another code found at `time`, is a misread of this track's: a linear
-        /// code of its family in its place, while this one was found on two frames, lately.
+        /// Whether `symbol`, another code found at `time`, is a misread of this track's: both
+        /// linear, in one place, while this one was found on two frames, lately.
         func isMisread(as symbol: Symbol, at time: Double, within seconds: Double) -> Bool {
-            guard !unconfirmed, sightings >= 2, time - sighted <= seconds, let family = self.symbol.misreadFamily else { return false }
-            return family.contains(symbol.symbology) && symbol.sharesPlace(with: self.symbol)
+            guard !unconfirmed, sightings >= 2, time - sighted <= seconds else { return false }
+            return self.symbol.misreadsInPlace && symbol.misreadsInPlace && symbol.sharesPlace(with: self.symbol)
         }
 
         /// Whether `symbol`, found at `time` after this track was lost, lies where the track's
@@ -207,8 +207,8 @@ public struct TrackingConfig: Sendable, Hashable {
     /// A moving code out of view for longer than `absenceSeconds` and read again within this many
     /// seconds more, where its motion would have taken it, is the same pass; 0 turns that off.
     public var continuationSeconds = 1.5
-    /// Another linear code of the same family found in the place of a code found on two frames, the
-    /// last within this many seconds, is a misread of it; 0 turns that off.
+    /// Another linear code found in the place of a linear code found on two frames, the last within
+    /// this many seconds, is a misread of it; 0 turns that off.
     public var misreadSeconds = 0.2
     /// Symbologies whose codes are reported only once two decoded frames read them: those with no
     /// check digit, which a code moving past or partly hidden can give by mistake (an EAN-13 swiped

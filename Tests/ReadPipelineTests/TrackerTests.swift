@@ -181,7 +181,8 @@ import Testing
 
     /// An EAN-13 found on two frames, then another EAN-13 (or UPC-A) in its place on the next: a
     /// misread of it (ZBar read a UPC-A swiped past upside down as another EAN-13 on 2 of its 40
-    /// frames), not reported. Elsewhere, of another family, or long after, it is a read.
+    /// frames), not reported; so is an EAN-13 in a Code 128's place. Elsewhere, a 2D code, or long
+    /// after, it is a read.
     @Test func anotherLinearCodeInThePlaceOfACodeJustFoundIsAMisread() {
         func code(_ text: String, _ symbology: Symbology = .ean13, x: Int = 200) -> Symbol {
             Symbol(symbology: symbology, bytes: Array(text.utf8), corners: Corners(box: PixelRect(x: x, y: 200, width: 100, height: 28), orientation: .down))
@@ -194,6 +195,10 @@ import Testing
         #expect(tracker.update(with: [code("745554437260", .upca)], at: 3 / 30.0).new.isEmpty)
         #expect(tracker.update(with: [code("9717514437260", x: 400)], at: 4 / 30.0).new.count == 1, "elsewhere")
         #expect(tracker.update(with: [code("QR in place", .qr)], at: 5 / 30.0).new.count == 1, "a 2D code")
+        // Moving Code 128 bars read as an EAN-13 (the motion benchmark's 3773813711445).
+        #expect(tracker.update(with: [code("SHIP0001234", .code128, x: 600)], at: 0.2).new.count == 1)
+        _ = tracker.update(with: [code("SHIP0001234", .code128, x: 600)], at: 0.25)
+        #expect(tracker.update(with: [code("3773813711445", x: 600)], at: 0.3).new.isEmpty)
         #expect(tracker.update(with: [code("4006381333931")], at: 0.4).new.count == 1, "0.4 s after the last sighting")
         // Seen on one frame only, a code does not hide another in its place.
         var once = Self.tracker()
