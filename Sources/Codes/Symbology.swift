@@ -103,7 +103,9 @@ public struct Symbol: Sendable, Hashable {
     public var corners: Corners
     /// Which way its top edge points.
     public var orientation: Orientation
-    /// The decoder's confidence; for ZBar, the number of scan lines that agreed.
+    /// The decoder's confidence; for ZBar, the number of the image's lines on which it read this
+    /// text (a scan of every 4th line, or of a half-size image, counts each line it scanned as the
+    /// lines it stands for).
     public var quality: Int
 
     public init(symbology: Symbology, bytes: [UInt8], isGS1: Bool = false, corners: Corners, orientation: Orientation = .unknown, quality: Int = 1) {

@@ -131,6 +131,8 @@ public final class ZBarDecoder: Decoder {
         return try scanned.get().map { symbol in
             var scaled = symbol
             scaled.corners = Corners(symbol.corners.points.map { Point(x: region.x + 2 * $0.x, y: region.y + 2 * $0.y) })
+            // Each line of the half-size image stands for two of the frame's.
+            scaled.quality *= 2
             return scaled
         }
     }
@@ -147,7 +149,11 @@ public final class ZBarDecoder: Decoder {
         var next = zbar_image_first_symbol(image)
         while let symbol = next {
             if zbar_symbol_get_type(symbol) == ZBAR_QRCODE { qrSinceRenewal += 1 }
-            if let converted = Self.symbol(from: symbol), symbologies.contains(converted.symbology) { symbols.append(converted) }
+            if var converted = Self.symbol(from: symbol), symbologies.contains(converted.symbology), !converted.bytes.isEmpty {
+                // Lines of the image, not scan lines: a scan of every 4th line stands for 4 each.
+                converted.quality *= Int(lineSpacing)
+                symbols.append(converted)
+            }
             next = zbar_symbol_next(symbol)
         }
         return Self.withoutMisreads(symbols)

@@ -123,6 +123,8 @@ public final class ZXingDecoder: Decoder {
             symbology = .upca
         }
         bytes = Self.retailText(symbology, bytes, barcode)
+        // A code that holds nothing is nothing a till can use (ZBar gives empty Code 128s).
+        guard !bytes.isEmpty else { return nil }
         if let limit = lengths[symbology] {
             if let min = limit.min, bytes.count < min { return nil }
             if let max = limit.max, bytes.count > max { return nil }

@@ -213,6 +213,28 @@ import Testing
         #expect(try ZBarDecoder(config: config).symbols(in: short, viewport: .full).map(\.bytes) == [Array("B04D".utf8)])
     }
 
+    /// A Code 128 of a start, its check character and a stop holds nothing, and ZBar reads it
+    /// (zbarimg prints an empty line; the motion benchmark's moving bars gave one): not a read.
+    @Test func aCode128ThatHoldsNothingIsNotARead() throws {
+        let bars = String(repeating: "0", count: 10) + "11010010000" + "11001101100" + "1100011101011" + String(repeating: "0", count: 10)
+        let row = bars.flatMap { Array(repeating: UInt8($0 == "1" ? 40 : 220), count: 3) }
+        let frame = Frame(width: row.count, height: 60, pixels: Array((0..<60).map { _ in row }.joined()))
+        var config = DecoderConfig()
+        config.symbologies = [.code128]
+        #expect(try ZBarDecoder(config: config).symbols(in: frame, viewport: .full).isEmpty)
+    }
+
+    /// A scan of every 4th line counts each line it read a code on as 4 of the image's, so that
+    /// a code's quality (lines read out of the lines it spans) does not depend on the spacing.
+    @Test func qualityCountsTheImagesLinesWhateverTheLineSpacing() throws {
+        let frame = try ImageFile.read(path: Barcodes.zint(.code128, "SHIP-0123456789"))
+        var config = DecoderConfig()
+        config.symbologies = [.code128]
+        let every = try #require(try ZBarDecoder(config: config).symbols(in: frame, viewport: .full).first)
+        let fourth = try #require(try ZBarDecoder(config: config, lineSpacing: 4).symbols(in: frame, viewport: .full).first)
+        #expect(fourth.quality * 4 > every.quality * 3 && fourth.quality * 3 < every.quality * 4, "\(fourth.quality) against \(every.quality)")
+    }
+
     @Test func lengthLimitsRejectShortReads() throws {
         var config = DecoderConfig()
         config.symbologies = [.code39]
