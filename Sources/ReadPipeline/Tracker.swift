@@ -57,22 +57,23 @@ public struct Tracker: Sendable {
         }
 
         /// Whether `symbol`, found at `time` after this track was lost, lies where the track's
-        /// motion would have taken it: it moved at least a quarter of its size from where it was
-        /// last found, and `symbol` is within half that way, plus a quarter of its size, of there.
-        /// A track needs sightings 0.1 s apart to have a motion.
+        /// motion would have taken it. The track must have moved: by at least a quarter of the
+        /// code's size between its first and its last sighting. `symbol` must lie within half the
+        /// way the motion has taken it since, plus a quarter of its size, of where it leads.
         func continues(to symbol: Symbol, at time: Double) -> Bool {
             let span = sighted - firstSighted
-            guard span >= 0.1, !unconfirmed else { return false }
+            guard span > 0, !unconfirmed else { return false }
             let last = self.symbol.corners.centre
-            let (vx, vy) = (Double(last.x - firstCentre.x) / span, Double(last.y - firstCentre.y) / span)
-            let gap = time - sighted
-            let travelled = (vx * vx + vy * vy).squareRoot() * gap
+            let (dx, dy) = (Double(last.x - firstCentre.x), Double(last.y - firstCentre.y))
             let box = self.symbol.corners.bounds
             let size = Double(max(box.width, box.height))
-            guard travelled >= size / 4 else { return false }
+            guard (dx * dx + dy * dy).squareRoot() >= size / 4 else { return false }
+            let (vx, vy) = (dx / span, dy / span)
+            let gap = time - sighted
+            let travelled = (vx * vx + vy * vy).squareRoot() * gap
             let centre = symbol.corners.centre
-            let (dx, dy) = (Double(centre.x) - (Double(last.x) + vx * gap), Double(centre.y) - (Double(last.y) + vy * gap))
-            return (dx * dx + dy * dy).squareRoot() <= travelled / 2 + size / 4
+            let (ex, ey) = (Double(centre.x) - (Double(last.x) + vx * gap), Double(centre.y) - (Double(last.y) + vy * gap))
+            return (ex * ex + ey * ey).squareRoot() <= travelled / 2 + size / 4
         }
     }
 

@@ -154,16 +154,17 @@ import Testing
             corners: Corners(box: PixelRect(x: 100 + Int(x), y: 200, width: 200, height: 70), orientation: .up))
     }
 
-    /// Reads of a swipe read on its first 0.5 s, unread for the next `gap` s (frames that change,
-    /// as a moving code's do), then read again at `from` px (nil: where the swipe has taken it).
-    static func readsOfASwipe(gap: Double, from: Double? = nil, continuation: Double = 1.5) -> Int {
+    /// Reads of a swipe read on its first `seen` s, unread for the next `gap` s (frames that
+    /// change, as a moving code's do), then read again at `from` px (nil: where the swipe has
+    /// taken it).
+    static func readsOfASwipe(seen: Double = 0.7, gap: Double, from: Double? = nil, speed: Double = 90, continuation: Double = 1.5) -> Int {
         var tracker = Self.tracker(absence: 0.5)
         tracker.config.continuationSeconds = continuation
         var reads = 0
-        for frame in 0..<90 {
+        for frame in 0..<100 {
             let time = Double(frame) / 30
-            let lost = time >= 0.5 && time < 0.5 + gap
-            let x = time >= 0.5 + gap && from != nil ? from! + (time - 0.5 - gap) * 90 : time * 90
+            let lost = time >= seen && time < seen + gap
+            let x = time >= seen + gap && from != nil ? from! + (time - seen - gap) * speed : time * speed
             reads += tracker.update(with: lost ? [] : [Self.swiped(x)], at: time).new.count
         }
         return reads
@@ -174,9 +175,14 @@ import Testing
     /// duplicates). Without `continuation`, twice.
     @Test func aSwipeLostForLongerThanTheAbsenceAndFoundWhereItWasHeadingIsOneRead() {
         #expect(Self.readsOfASwipe(gap: 0.9) == 1)
+        // Lost just past the absence at 60 px/s, it has moved on by less than a quarter of its
+        // size since: the motion while it was seen decides (the motion benchmark's slow swipes).
+        #expect(Self.readsOfASwipe(seen: 1.2, gap: 0.55, speed: 60) == 1)
         #expect(Self.readsOfASwipe(gap: 0.9, continuation: 0) == 2)
         // Beyond absence + continuation it is a new read wherever it is.
         #expect(Self.readsOfASwipe(gap: 2.1) == 2)
+        // Seen moving by less than a quarter of its size (50 px): no motion to go by.
+        #expect(Self.readsOfASwipe(seen: 0.5, gap: 0.9) == 2)
     }
 
     /// An EAN-13 found on two frames, then another EAN-13 (or UPC-A) in its place on the next: a
