@@ -36,15 +36,50 @@ public struct Tracker: Sendable {
         public var unconfirmed = false
         /// When a decode found `symbol` (`lastSeen` also follows frames that only keep it in view).
         var sighted: Double
-        /// Where and when a decode first found the code: with `symbol` and `sighted`, its motion.
-        var firstCentre: Point
-        var firstSighted: Double
         /// Decoded frames that found the code.
         var sightings = 1
+        /// The largest box a sighting gave the code: a library that read it on a few scan lines
+        /// gives part of it (ZBar on one line gives a point), not the code's size.
+        var size: Size
+        /// The first and the latest sightings that gave the whole code (a box at least 3/4 of its
+        /// largest), where and when: the code's motion. A part's centre is not the code's.
+        var firstWhole: Sighting
+        var lastWhole: Sighting
+
+        struct Sighting: Sendable, Hashable {
+            var centre: Point
+            var time: Double
+        }
 
         init(symbol: Symbol, at time: Double, unconfirmed: Bool = false) {
-            (self.symbol, lastSeen, lastReported, self.unconfirmed) = (symbol, time, time, unconfirmed)
-            (sighted, firstCentre, firstSighted) = (time, symbol.corners.centre, time)
+            (self.symbol, lastSeen, lastReported, self.unconfirmed, sighted) = (symbol, time, time, unconfirmed, time)
+            let box = symbol.corners.bounds
+            size = Size(width: box.width, height: box.height)
+            firstWhole = Sighting(centre: symbol.corners.centre, time: time)
+            lastWhole = firstWhole
+        }
+
+        /// Takes `symbol`, found at `time`, as the code's latest sighting.
+        mutating func sight(_ symbol: Symbol, at time: Double) {
+            self.symbol = symbol
+            if sighted < time { sightings += 1 }
+            sighted = time
+            let box = symbol.corners.bounds
+            let (extent, largest) = (max(box.width, box.height), max(size.width, size.height))
+            size = Size(width: max(size.width, box.width), height: max(size.height, box.height))
+            let sighting = Sighting(centre: symbol.corners.centre, time: time)
+            if extent * 3 > largest * 4 {
+                // Every sighting before was of a part: this is the first of the whole code.
+                (firstWhole, lastWhole) = (sighting, sighting)
+            } else if extent * 4 >= largest * 3 {
+                lastWhole = sighting
+            }
+        }
+
+        /// Where the code was last found: a box of its `size` around the latest sighting's centre.
+        var place: PixelRect {
+            let centre = symbol.corners.centre
+            return PixelRect(x: centre.x - size.width / 2, y: centre.y - size.height / 2, width: size.width, height: size.height)
         }
 
         public var corners: Corners { symbol.corners }
@@ -53,27 +88,28 @@ public struct Tracker: Sendable {
         /// linear, in one place, while this one was found on two frames, lately.
         func isMisread(as symbol: Symbol, at time: Double, within seconds: Double) -> Bool {
             guard !unconfirmed, sightings >= 2, time - sighted <= seconds else { return false }
-            return self.symbol.misreadsInPlace && symbol.misreadsInPlace && symbol.sharesPlace(with: self.symbol)
+            return self.symbol.misreadsInPlace && symbol.misreadsInPlace && place.overlaps(symbol.corners.bounds, margin: 4)
         }
 
         /// Whether `symbol`, found at `time` after this track was lost, lies where the track's
         /// motion would have taken it. The track must have moved: by at least a quarter of the
-        /// code's size between its first and its last sighting. `symbol` must lie within half the
-        /// way the motion has taken it since, plus a quarter of its size, of where it leads.
+        /// code's size between its first and its latest sighting of the whole code. `symbol` must
+        /// lie within half the way the motion has taken it since, plus half its size, of where it
+        /// leads: a sighting of part of a code has its centre up to half a code away.
         func continues(to symbol: Symbol, at time: Double) -> Bool {
-            let span = sighted - firstSighted
+            let span = lastWhole.time - firstWhole.time
             guard span > 0, !unconfirmed else { return false }
-            let last = self.symbol.corners.centre
-            let (dx, dy) = (Double(last.x - firstCentre.x), Double(last.y - firstCentre.y))
-            let box = self.symbol.corners.bounds
-            let size = Double(max(box.width, box.height))
-            guard (dx * dx + dy * dy).squareRoot() >= size / 4 else { return false }
+            let (dx, dy) = (Double(lastWhole.centre.x - firstWhole.centre.x), Double(lastWhole.centre.y - firstWhole.centre.y))
+            let extent = Double(max(size.width, size.height))
+            guard (dx * dx + dy * dy).squareRoot() >= extent / 4 else { return false }
             let (vx, vy) = (dx / span, dy / span)
-            let gap = time - sighted
+            let gap = time - lastWhole.time
             let travelled = (vx * vx + vy * vy).squareRoot() * gap
             let centre = symbol.corners.centre
-            let (ex, ey) = (Double(centre.x) - (Double(last.x) + vx * gap), Double(centre.y) - (Double(last.y) + vy * gap))
-            return (ex * ex + ey * ey).squareRoot() <= travelled / 2 + size / 4
+            let (ex, ey) = (
+                Double(centre.x) - (Double(lastWhole.centre.x) + vx * gap), Double(centre.y) - (Double(lastWhole.centre.y) + vy * gap)
+            )
+            return (ex * ex + ey * ey).squareRoot() <= travelled / 2 + extent / 2
         }
     }
 
@@ -145,9 +181,7 @@ public struct Tracker: Sendable {
             if var track = tracks[key] {
                 let confirmed = track.unconfirmed && time > track.lastReported
                 track.lastSeen = time
-                track.symbol = symbol
-                if track.sighted < time { track.sightings += 1 }
-                track.sighted = time
+                track.sight(symbol, at: time)
                 if track.unconfirmed {
                     // A second decoded frame: confirmed and reported now; the same frame again: still waiting.
                     if confirmed {

@@ -156,8 +156,10 @@ import Testing
 
     /// Reads of a swipe read on its first `seen` s, unread for the next `gap` s (frames that
     /// change, as a moving code's do), then read again at `from` px (nil: where the swipe has
-    /// taken it).
-    static func readsOfASwipe(seen: Double = 0.7, gap: Double, from: Double? = nil, speed: Double = 90, continuation: Double = 1.5) -> Int {
+    /// taken it). `thinLast`: the sighting before the gap gave the code's first 8 px only.
+    static func readsOfASwipe(
+        seen: Double = 0.7, gap: Double, from: Double? = nil, speed: Double = 90, thinLast: Bool = false, continuation: Double = 1.5
+    ) -> Int {
         var tracker = Self.tracker(absence: 0.5)
         tracker.config.continuationSeconds = continuation
         var reads = 0
@@ -165,7 +167,11 @@ import Testing
             let time = Double(frame) / 30
             let lost = time >= seen && time < seen + gap
             let x = time >= seen + gap && from != nil ? from! + (time - seen - gap) * speed : time * speed
-            reads += tracker.update(with: lost ? [] : [Self.swiped(x)], at: time).new.count
+            // The sighting just before the gap, of part of the code: its first bars, 8 px wide.
+            let partial = thinLast && time < seen && time + 1 / 30.0 >= seen
+            var symbol = Self.swiped(x)
+            if partial { symbol.corners = Corners(box: PixelRect(x: 100 + Int(x), y: 200, width: 8, height: 70), orientation: .up) }
+            reads += tracker.update(with: lost ? [] : [symbol], at: time).new.count
         }
         return reads
     }
@@ -178,6 +184,8 @@ import Testing
         // Lost just past the absence at 60 px/s, it has moved on by less than a quarter of its
         // size since: the motion while it was seen decides (the motion benchmark's slow swipes).
         #expect(Self.readsOfASwipe(seen: 1.2, gap: 0.55, speed: 60) == 1)
+        // Its last sighting before the gap gave part of it: the code's size is the largest seen.
+        #expect(Self.readsOfASwipe(gap: 0.9, thinLast: true) == 1)
         #expect(Self.readsOfASwipe(gap: 0.9, continuation: 0) == 2)
         // Beyond absence + continuation it is a new read wherever it is.
         #expect(Self.readsOfASwipe(gap: 2.1) == 2)
@@ -213,6 +221,24 @@ import Testing
         once.config.misreadSeconds = 0
         _ = once.update(with: [code("9717514437260")], at: 2 / 30.0)
         #expect(once.update(with: [code("4006381333931")], at: 3 / 30.0).new.count == 1, "misread 0 turns it off")
+    }
+
+    /// A library that read a code on one scan line gives a point for its place (ZBar's look at
+    /// the whole frame, every 4th line): the track keeps the largest size a sighting gave the
+    /// code, and a misread in its place is still one (the motion benchmark's UPC-A, read as a
+    /// point on two frames, then as another EAN-13 over it).
+    @Test func aSightingThatGivesAPointKeepsTheCodesSize() {
+        func code(_ text: String, x: Int, y: Int, width: Int = 100, height: Int = 28) -> Symbol {
+            Symbol(
+                symbology: .ean13, bytes: Array(text.utf8),
+                corners: Corners(box: PixelRect(x: x, y: y, width: width, height: height), orientation: .down))
+        }
+        var tracker = Self.tracker()
+        #expect(tracker.update(with: [code("0745554437260", x: 127, y: 226, width: 175, height: 37)], at: 0).new.count == 1)
+        #expect(tracker.update(with: [code("0745554437260", x: 216, y: 214, width: 1, height: 1)], at: 1 / 30.0).suppressed == 1)
+        #expect(tracker.update(with: [code("0745554437260", x: 227, y: 230, width: 1, height: 1)], at: 2 / 30.0).suppressed == 1)
+        #expect(tracker.update(with: [code("9717514437260", x: 149, y: 238)], at: 3 / 30.0).new.isEmpty)
+        #expect(tracker.tracked.count == 1)
     }
 
     /// A second item with the same code comes in from the edge, not where the first was heading: a
