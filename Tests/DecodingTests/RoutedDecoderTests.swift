@@ -16,7 +16,8 @@ import Testing
     }
 
     /// A small EAN-13 ZBar found on few of the lines it spans (5 of 40: a code cut by the
-    /// viewport's edge, in the motion benchmark) stands only when zxing-cpp read the same there.
+    /// viewport's edge, in the motion benchmark) stands only when zxing-cpp read the same there;
+    /// so does any small EAN-13 a moving frame's second looks found.
     @Test func aSmallEANReadOnFewLinesNeedsZXingCpp() {
         let sparse = Self.ean("5512110052213", lines: 5)
         #expect(RoutedDecoder.isFewLines(sparse))
@@ -26,6 +27,13 @@ import Testing
         #expect(RoutedDecoder.agreed([sparse], [Self.ean("5512110052213", lines: 1)]) == [sparse])
         let large = Self.ean("5512110052213", width: 300, lines: 5)
         #expect(RoutedDecoder.agreed([large], []) == [large])
+        // A moving frame's second looks (the whole frame, the deblurred viewport): any small EAN
+        // needs zxing-cpp's word, however many lines read it.
+        let dense = Self.ean("6811423109911", lines: 30)
+        #expect(RoutedDecoder.agreed([dense], []) == [dense])
+        #expect(RoutedDecoder.agreed([dense], [], confirmed: true).isEmpty)
+        #expect(RoutedDecoder.agreed([dense], [Self.ean("6811423109911")], confirmed: true) == [dense])
+        #expect(RoutedDecoder.agreed([large], [], confirmed: true) == [large])
     }
 
     /// A small EAN-13 that ZBar read one way and zxing-cpp another over it is kept by neither; the
