@@ -38,6 +38,8 @@ public struct Tracker: Sendable {
         var sighted: Double
         /// Decoded frames that found the code.
         var sightings = 1
+        /// The latest sighting was on a moving scene's frame (read by every look).
+        var moving = false
         /// The largest box a sighting gave the code: a library that read it on a few scan lines
         /// gives part of it (ZBar on one line gives a point), not the code's size.
         var size: Size
@@ -51,8 +53,8 @@ public struct Tracker: Sendable {
             var time: Double
         }
 
-        init(symbol: Symbol, at time: Double, unconfirmed: Bool = false) {
-            (self.symbol, lastSeen, lastReported, self.unconfirmed, sighted) = (symbol, time, time, unconfirmed, time)
+        init(symbol: Symbol, at time: Double, unconfirmed: Bool = false, moving: Bool = false) {
+            (self.symbol, lastSeen, lastReported, self.unconfirmed, sighted, self.moving) = (symbol, time, time, unconfirmed, time, moving)
             let box = symbol.corners.bounds
             size = Size(width: box.width, height: box.height)
             firstWhole = Sighting(centre: symbol.corners.centre, time: time)
@@ -97,8 +99,15 @@ public struct Tracker: Sendable {
         /// lie within half the way the motion has taken it since, plus half its size, of where it
         /// leads: a sighting of part of a code has its centre up to half a code away.
         func continues(to symbol: Symbol, at time: Double) -> Bool {
+            guard !unconfirmed else { return false }
+            // A linear code last seen while the scene moved, and found again over where it was: one
+            // read only now and then as it moves (on a few lines, whose centre is not the code's).
+            // Not a 2D code: one shown again in its place is a new read, as before.
+            if moving, symbol.misreadsInPlace, place.overlaps(symbol.corners.bounds, margin: max(size.width, size.height) / 4) {
+                return true
+            }
             let span = lastWhole.time - firstWhole.time
-            guard span > 0, !unconfirmed else { return false }
+            guard span > 0 else { return false }
             let (dx, dy) = (Double(lastWhole.centre.x - firstWhole.centre.x), Double(lastWhole.centre.y - firstWhole.centre.y))
             let extent = Double(max(size.width, size.height))
             guard (dx * dx + dy * dy).squareRoot() >= extent / 4 else { return false }
@@ -182,6 +191,7 @@ public struct Tracker: Sendable {
                 let confirmed = track.unconfirmed && time > track.lastReported
                 track.lastSeen = time
                 track.sight(symbol, at: time)
+                track.moving = everyLook
                 if track.unconfirmed {
                     // A second decoded frame: confirmed and reported now; the same frame again: still waiting.
                     if confirmed {
@@ -198,10 +208,10 @@ public struct Tracker: Sendable {
                 }
                 tracks[key] = track
             } else if config.confirm.contains(key.symbology) {
-                tracks[key] = Track(symbol: symbol, at: time, unconfirmed: true)
+                tracks[key] = Track(symbol: symbol, at: time, unconfirmed: true, moving: everyLook)
                 outcome.unconfirmed += 1
             } else {
-                tracks[key] = Track(symbol: symbol, at: time)
+                tracks[key] = Track(symbol: symbol, at: time, moving: everyLook)
                 outcome.new.append(symbol)
             }
         }

@@ -17,14 +17,15 @@ import Testing
     func readsTwoDimensionalAndNewCodesAndTheInputsThatAbortedZXing14(engine: DecoderEngine, symbologies: String) throws {
         let directory = try TemporaryDirectory.shared.directory("zxing-replay")
         var index = 0
-        /// Two frames of `frame` as it is.
+        /// Ten frames of `frame` as it is: each code takes the place of the one before, and a linear
+        /// code is read once the one before has not been found for `tracking.misread` (0.2 s).
         func hold(_ frame: Frame) throws {
-            for _ in 0..<2 {
+            for _ in 0..<10 {
                 index += 1
                 try Fixtures.pgm(frame).write(to: URL(fileURLWithPath: String(format: "%@/%03d.pgm", directory, index)))
             }
         }
-        /// Two frames of `image` centred in 640x480.
+        /// `image` centred in 640x480, held.
         func write(_ image: Frame) throws {
             try hold(Barcodes.centred(image, in: Size(width: 640, height: 480)))
         }

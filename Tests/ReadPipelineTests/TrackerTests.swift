@@ -241,6 +241,39 @@ import Testing
         #expect(tracker.tracked.count == 1)
     }
 
+    /// A Code 128 wider than the viewport, swiped at 90 px/s past it, read whole once and then on
+    /// single scan lines at its left end (points), unread for 0.7 s, then read again as a point:
+    /// lost while the scene moved and found over where it was, one read (the motion benchmark's
+    /// duplicates after the whole-frame look). The same sightings on frames of a scene that was
+    /// not moving are a new read, as for a code put down again.
+    @Test(arguments: [true, false])
+    func aCodeLostWhileTheSceneMovedAndFoundOverWhereItWasIsOneRead(moving: Bool) {
+        func seen(at x: Int, whole: Bool = false) -> Symbol {
+            Symbol(
+                symbology: .code128, bytes: Array("F0E8SX1XC7".utf8),
+                corners: Corners(box: PixelRect(x: x, y: 238, width: whole ? 338 : 1, height: whole ? 5 : 1), orientation: .up))
+        }
+        var tracker = Self.tracker()
+        var reads = tracker.update(with: [seen(at: 292, whole: true)], at: 0, everyLook: moving).new.count
+        reads += tracker.update(with: [seen(at: 289)], at: 1 / 30.0, everyLook: moving).new.count
+        reads += tracker.update(with: [seen(at: 280)], at: 4 / 30.0, everyLook: moving).new.count
+        for frame in 5..<26 { reads += tracker.update(with: [], at: Double(frame) / 30, everyLook: moving).new.count }
+        reads += tracker.update(with: [seen(at: 214)], at: 26 / 30.0, everyLook: moving).new.count
+        #expect(reads == (moving ? 1 : 2))
+        // An EAN-13 of 170 px read last at the viewport's left edge; the same code coming in at its
+        // right edge 0.8 s later is another item.
+        func ean(_ x: Int) -> Symbol {
+            Symbol(
+                symbology: .ean13, bytes: Array("5901234123457".utf8),
+                corners: Corners(box: PixelRect(x: x, y: 200, width: 170, height: 60), orientation: .up))
+        }
+        var two = Self.tracker()
+        var items = two.update(with: [ean(140)], at: 0, everyLook: moving).new.count
+        items += two.update(with: [ean(140)], at: 0.3, everyLook: moving).new.count
+        items += two.update(with: [ean(460)], at: 1.1, everyLook: moving).new.count
+        #expect(items == 2)
+    }
+
     /// A second item with the same code comes in from the edge, not where the first was heading: a
     /// new read. So is a code that stood still and is read again where it was.
     @Test func theSameCodeAwayFromWhereTheSwipeWasHeadingIsANewRead() {
