@@ -140,14 +140,17 @@ public final class RoutedDecoder: Decoder {
     /// Whether `symbol` is an EAN-13 or UPC-A (95 modules across) drawn at under 3 px a module.
     static func isSmallEAN(_ symbol: Symbol) -> Bool {
         guard eanFamily.contains(symbol.symbology) else { return false }
+        return extents(symbol).across < 3 * 95
+    }
+
+    /// A linear symbol's box across its bars (its reading direction) and along them.
+    private static func extents(_ symbol: Symbol) -> (across: Int, along: Int) {
         let box = symbol.corners.bounds
-        let across =
-            switch symbol.orientation {
-            case .up, .down: box.width
-            case .left, .right: box.height
-            case .unknown: max(box.width, box.height)
-            }
-        return across < 3 * 95
+        switch symbol.orientation {
+        case .up, .down: return (box.width, box.height)
+        case .left, .right: return (box.height, box.width)
+        case .unknown: return (max(box.width, box.height), min(box.width, box.height))
+        }
     }
 
     /// Whether ZBar found `symbol` on fewer than 0.15 of the scan lines its box spans along its bars.
@@ -155,14 +158,7 @@ public final class RoutedDecoder: Decoder {
     /// was read wrong on 5 of 45 (the motion benchmark: 4 of its 8 wrong small-EAN reads, and 19 of
     /// its 5283 right ones, were under 0.15).
     static func isFewLines(_ symbol: Symbol) -> Bool {
-        let box = symbol.corners.bounds
-        let lines =
-            switch symbol.orientation {
-            case .up, .down: box.height
-            case .left, .right: box.width
-            case .unknown: min(box.width, box.height)
-            }
-        return Double(symbol.quality) < 0.15 * Double(lines)
+        Double(symbol.quality) < 0.15 * Double(extents(symbol).along)
     }
 
     /// ZBar's reads less each small EAN-13 or UPC-A over which zxing-cpp read another code of the
