@@ -131,10 +131,20 @@ public final class RoutedDecoder: Decoder {
     /// codes, after the first passes found nothing. A small EAN-13 there is one cut by the viewport's
     /// edge or one the deblurring sharpened, and ZBar read one such wrong on 12 frames (UPC-A
     /// `852323109911` turned 342° as the EAN-13 `6811423109911`, in the motion benchmark): it stands
-    /// only when zxing-cpp read the same there.
+    /// only when zxing-cpp read the same there. So does any code found there on one scan line
+    /// (`isOneLine`).
     private func checked(_ found: [Symbol], _ frame: Frame, in region: PixelRect, confirmed: Bool = false) throws(DecoderError) -> [Symbol] {
-        guard let zxing, found.contains(where: Self.isSmallEAN) else { return found }
+        guard let zxing, found.contains(where: { Self.isSmallEAN($0) || (confirmed && Self.isOneLine($0)) }) else { return found }
         return Self.agreed(found, try zxing.decode(frame, in: region, pass: .first, linearCodes: true), confirmed: confirmed)
+    }
+
+    /// Whether ZBar found `symbol` on one scan line only: it gives a point for each line that read
+    /// it, and this box is one point. One line of the whole-frame look across an EAN-13 turned 54°
+    /// gave the DataBar `0186517239475450`, and one line across an EAN-13 half out of the viewport
+    /// gave the UPC-E `02201788` (the motion benchmark: on two frames, so its confirmation held).
+    static func isOneLine(_ symbol: Symbol) -> Bool {
+        let box = symbol.corners.bounds
+        return box.width <= 1 && box.height <= 1
     }
 
     /// Whether `symbol` is an EAN-13 or UPC-A (95 modules across) drawn at under 3 px a module.
@@ -163,10 +173,14 @@ public final class RoutedDecoder: Decoder {
 
     /// ZBar's reads less each small EAN-13 or UPC-A over which zxing-cpp read another code of the
     /// two, and each one found on few lines (any one, when `confirmed`) that zxing-cpp did not read
+    /// the same; when `confirmed`, also less each code found on one line that zxing-cpp did not read
     /// the same.
     static func agreed(_ zbarFound: [Symbol], _ zxingFound: [Symbol], confirmed: Bool = false) -> [Symbol] {
         func digits(_ symbol: Symbol) -> [UInt8] { symbol.symbology == .upca ? Array("0".utf8) + symbol.bytes : symbol.bytes }
         return zbarFound.filter { symbol in
+            if confirmed && isOneLine(symbol) && !isSmallEAN(symbol) {
+                return zxingFound.contains { $0.symbology == symbol.symbology && $0.bytes == symbol.bytes && $0.sharesPlace(with: symbol) }
+            }
             guard isSmallEAN(symbol) else { return true }
             let there = zxingFound.filter { eanFamily.contains($0.symbology) && $0.sharesPlace(with: symbol) }
             guard there.allSatisfy({ digits($0) == digits(symbol) }) else { return false }

@@ -36,6 +36,27 @@ import Testing
         #expect(RoutedDecoder.agreed([large], [], confirmed: true) == [large])
     }
 
+    /// A code a moving frame's second looks found on one scan line (ZBar gives a point) stands only
+    /// when zxing-cpp read the same there: one line of the whole-frame look across an EAN-13
+    /// turned 54° gave the DataBar `0186517239475450` (the motion benchmark). The first passes'
+    /// one-line reads and the second looks' reads on several lines are not held back.
+    @Test func aCodeTheSecondLooksFoundOnOneLineNeedsZXingCpp() {
+        func databar(x: Int, width: Int = 1, height: Int = 1) -> Symbol {
+            Symbol(
+                symbology: .databar, bytes: Array("0186517239475450".utf8),
+                corners: Corners(box: PixelRect(x: x, y: 214, width: width, height: height), orientation: .down), orientation: .down, quality: 4)
+        }
+        let point = databar(x: 267)
+        #expect(RoutedDecoder.isOneLine(point))
+        #expect(RoutedDecoder.agreed([point], [], confirmed: true).isEmpty)
+        #expect(RoutedDecoder.agreed([point], [databar(x: 420, width: 90, height: 30)], confirmed: true).isEmpty, "zxing-cpp's read elsewhere")
+        #expect(RoutedDecoder.agreed([point], [databar(x: 230, width: 90, height: 30)], confirmed: true) == [point])
+        #expect(RoutedDecoder.agreed([point], []) == [point], "a first pass's read")
+        let lines = databar(x: 230, width: 90, height: 30)
+        #expect(!RoutedDecoder.isOneLine(lines))
+        #expect(RoutedDecoder.agreed([lines], [], confirmed: true) == [lines])
+    }
+
     /// A small EAN-13 that ZBar read one way and zxing-cpp another over it is kept by neither; the
     /// same read, a UPC-A read as its EAN-13, no read, a code elsewhere or a large code keep it.
     @Test func aSmallEANTheLibrariesReadTwoWaysIsDropped() {
