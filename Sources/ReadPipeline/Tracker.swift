@@ -24,7 +24,10 @@ import Imaging
 /// Two linear codes cannot lie in one place at once. A linear code with no track found where a
 /// linear code was found on at least two frames, the last of them within `misreadSeconds`, is a
 /// misread of that code (ZBar read a UPC-A swiped past upside down as another EAN-13 on 2 of its 40
-/// frames): not reported, and counted as a duplicate of it.
+/// frames): not reported, and counted as a duplicate of it. While that code is in view
+/// (`absence`), so is a code that needs a second frame in the place of one that does not (found on
+/// one frame), which is not confirmed either, and an EAN-13 or UPC-A with one half of the other's
+/// digits.
 public struct Tracker: Sendable {
     /// A code that has been seen recently.
     public struct Track: Sendable, Hashable {
@@ -87,10 +90,32 @@ public struct Tracker: Sendable {
         public var corners: Corners { symbol.corners }
 
         /// Whether `symbol`, another code found at `time`, is a misread of this track's: both
-        /// linear, in one place, while this one was found on two frames, lately.
-        func isMisread(as symbol: Symbol, at time: Double, within seconds: Double) -> Bool {
-            guard !unconfirmed, sightings >= 2, time - sighted <= seconds else { return false }
-            return self.symbol.misreadsInPlace && symbol.misreadsInPlace && place.overlaps(symbol.corners.bounds, margin: 4)
+        /// linear, in one place, while this one was found on two frames, the last within `seconds`.
+        /// When `weaker` (`symbol` needs a second frame and this code does not; one frame is then
+        /// enough), or for two EAN-13 or UPC-A codes with one half the same, the last within
+        /// `absence`: while this code is in view.
+        func isMisread(as symbol: Symbol, at time: Double, within seconds: Double, absence: Double, weaker: Bool) -> Bool {
+            guard !unconfirmed, sightings >= (weaker ? 1 : 2), self.symbol.misreadsInPlace, symbol.misreadsInPlace else { return false }
+            guard place.overlaps(symbol.corners.bounds, margin: 4) else { return false }
+            let window = weaker || Self.shareHalf(self.symbol, symbol) ? max(seconds, absence) : seconds
+            return time - sighted <= window
+        }
+
+        /// Whether both are EAN-13 or UPC-A codes whose GTIN-13s have the same left half (digits 2
+        /// to 7) or right half (8 to 13). ZBar decodes each half on its own, and a smeared or
+        /// turned code read wrong keeps one of them: the motion benchmark's UPC-A `172598935535`
+        /// turned 90° read as `4137739935535`, 0.29 s after its last right read.
+        static func shareHalf(_ one: Symbol, _ other: Symbol) -> Bool {
+            guard let one = gtin13(one), let other = gtin13(other) else { return false }
+            return one[1..<7] == other[1..<7] || one[7..<13] == other[7..<13]
+        }
+
+        private static func gtin13(_ symbol: Symbol) -> [UInt8]? {
+            switch (symbol.symbology, symbol.bytes.count) {
+            case (.ean13, 13), (.isbn13, 13): symbol.bytes
+            case (.upca, 12): Array("0".utf8) + symbol.bytes
+            default: nil
+            }
         }
 
         /// Whether `symbol`, found at `time` after this track was lost, lies where the track's
@@ -176,13 +201,23 @@ public struct Tracker: Sendable {
         // An unchanged frame shows what the last decoded frame showed: its codes, and what this look finds.
         inLastFrame[look] = changed ? keys : lastDecoded + keys.filter { !lastDecoded.contains($0) }
         lastDecoded = inLastFrame[look]
+        // A code that needs a second frame, in the place of one that needs none found in this
+        // frame, is part of that code's bars read as a shorter code: it is not confirmed.
+        if config.misreadSeconds > 0, tracks.values.contains(where: { $0.unconfirmed && overruled($0.symbol, in: symbols) }) {
+            tracks = tracks.filter { !($0.value.unconfirmed && overruled($0.value.symbol, in: symbols)) }
+        }
         for (symbol, key) in zip(symbols, keys) {
             if tracks[key] == nil, let track = lost.removeValue(forKey: key), track.continues(to: symbol, at: time) {
                 // Lost while moving, and found again where it was heading: the same pass.
                 tracks[key] = track
             }
             if tracks[key] == nil, config.misreadSeconds > 0,
-                tracks.values.contains(where: { $0.isMisread(as: symbol, at: time, within: config.misreadSeconds) })
+                overruled(symbol, in: symbols)
+                    || tracks.values.contains(where: {
+                        $0.isMisread(
+                            as: symbol, at: time, within: config.misreadSeconds, absence: config.absenceSeconds,
+                            weaker: overrules($0.symbol, symbol))
+                    })
             {
                 outcome.suppressed += 1
                 continue
@@ -216,6 +251,19 @@ public struct Tracker: Sendable {
             }
         }
         return outcome
+    }
+
+    /// Whether `code` overrules `other` in one place: linear codes both, `other` of a symbology
+    /// that needs a second frame (`confirm`), `code` of one that does not. The motion benchmark's
+    /// UPC-E `01426182` was the first 49 modules of a UPC-A swiped past, read on two frames around
+    /// the UPC-A's first.
+    private func overrules(_ code: Symbol, _ other: Symbol) -> Bool {
+        code.misreadsInPlace && other.misreadsInPlace && config.confirm.contains(other.symbology) && !config.confirm.contains(code.symbology)
+    }
+
+    /// Whether a code of `symbols` that overrules `symbol` lies in its place.
+    private func overruled(_ symbol: Symbol, in symbols: [Symbol]) -> Bool {
+        symbols.contains { overrules($0, symbol) && $0.sharesPlace(with: symbol) }
     }
 
     /// A frame at `time` was not decoded because it looked like the last decoded one: the codes of

@@ -223,6 +223,57 @@ import Testing
         #expect(once.update(with: [code("4006381333931")], at: 3 / 30.0).new.count == 1, "misread 0 turns it off")
     }
 
+    /// A UPC-E in the place of a UPC-A is the UPC-A's first 49 modules read as a shorter code (the
+    /// motion benchmark's `01426182`, around the UPC-A's first read, and again as it left the
+    /// viewport, 0.28 s after its last read): not confirmed, nor reported, while the UPC-A is in
+    /// view. Elsewhere, or once the UPC-A is out of view, it is a read.
+    @Test func aShortCodeInThePlaceOfALongOneIsPartOfIt() {
+        func code(_ text: String, _ symbology: Symbology, x: Int, width: Int) -> Symbol {
+            Symbol(symbology: symbology, bytes: Array(text.utf8), corners: Corners(box: PixelRect(x: x, y: 211, width: width, height: 50), orientation: .up))
+        }
+        var tracker = Self.tracker()
+        let upce = { (x: Int) in code("01426182", .upce, x: x, width: 89) }
+        #expect(tracker.update(with: [upce(142)], at: 0).unconfirmed == 1)
+        #expect(tracker.update(with: [code("232658463658", .upca, x: 148, width: 171)], at: 1 / 30.0).new.count == 1)
+        #expect(tracker.update(with: [upce(154)], at: 2 / 30.0).new.isEmpty)
+        #expect(tracker.update(with: [upce(160)], at: 3 / 30.0).new.isEmpty, "a second frame does not confirm it")
+        _ = tracker.update(with: [code("232658463658", .upca, x: 328, width: 171)], at: 0.1)
+        #expect(tracker.update(with: [upce(376)], at: 0.38).suppressed == 1, "in the UPC-A's place as it leaves")
+        #expect(tracker.update(with: [upce(376)], at: 0.42).suppressed == 1)
+        // Found with the UPC-A in one frame: the same.
+        var together = Self.tracker()
+        let pair = [upce(142), code("232658463658", .upca, x: 148, width: 171)]
+        let first = together.update(with: pair, at: 0)
+        #expect(first.new.map(\.symbology) == [.upca] && first.unconfirmed == 0 && first.suppressed == 1)
+        #expect(together.update(with: pair, at: 1 / 30.0).new.isEmpty)
+        // An EAN-8 elsewhere, and the UPC-E once the UPC-A is out of view, are reads.
+        #expect(tracker.update(with: [code("96385074", .ean8, x: 20, width: 89)], at: 0.5).unconfirmed == 1)
+        #expect(tracker.update(with: [code("96385074", .ean8, x: 20, width: 89)], at: 0.53).new.count == 1)
+        #expect(tracker.update(with: [upce(376)], at: 1.2).unconfirmed == 1)
+        #expect(tracker.update(with: [upce(376)], at: 1.23).new.count == 1)
+    }
+
+    /// ZBar decodes each half of an EAN-13 on its own, and a code it reads wrong keeps one half: an
+    /// EAN-13 or UPC-A in the place of one with a half the same is a misread while that one is in
+    /// view (the motion benchmark's UPC-A `172598935535` turned 90°, read as `4137739935535` 0.29 s
+    /// after its last right read). A code with no half the same is a read after 0.2 s, as before,
+    /// and one with a half the same once the first is out of view.
+    @Test func anEANWithAHalfOfTheCodeInItsPlaceIsAMisreadWhileThatIsInView() {
+        func code(_ text: String, _ symbology: Symbology = .ean13, x: Int = 217) -> Symbol {
+            Symbol(symbology: symbology, bytes: Array(text.utf8), corners: Corners(box: PixelRect(x: x, y: 165, width: 60, height: 89), orientation: .right))
+        }
+        var tracker = Self.tracker()
+        #expect(tracker.update(with: [code("172598935535", .upca)], at: 0).new.count == 1)
+        _ = tracker.update(with: [code("172598935535", .upca)], at: 0.05)
+        #expect(tracker.update(with: [code("4137739935535", x: 188)], at: 0.34).new.isEmpty)
+        #expect(tracker.update(with: [code("0172598111111", x: 188)], at: 0.4).new.isEmpty, "the left half")
+        #expect(tracker.update(with: [code("4006381333931", x: 188)], at: 0.45).new.count == 1, "no half the same")
+        var later = Self.tracker()
+        _ = later.update(with: [code("172598935535", .upca)], at: 0)
+        _ = later.update(with: [code("172598935535", .upca)], at: 0.05)
+        #expect(later.update(with: [code("4137739935535", x: 188)], at: 0.6).new.count == 1, "out of view")
+    }
+
     /// A library that read a code on one scan line gives a point for its place (ZBar's look at
     /// the whole frame, every 4th line): the track keeps the largest size a sighting gave the
     /// code, and a misread in its place is still one (the motion benchmark's UPC-A, read as a
