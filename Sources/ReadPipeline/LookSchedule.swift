@@ -119,10 +119,11 @@ public struct LookSchedule: Sendable {
         }
     }
 
-    /// `look` found a code that a second frame must confirm (a symbology with no check digit): the
-    /// next frame is decoded by the same look, whether it changed or not, so that a code put down
-    /// and held is read on its second frame rather than at the gate's timer. A moving scene's next
-    /// frame gets both libraries anyway.
+    /// `look` found a code that a second frame must confirm (a symbology with no check digit), or
+    /// one the tracker took for a misread of a code still in view: the next frame is decoded by the
+    /// same look, whether it changed or not, so that a code put down and held is read on its second
+    /// frame (or once the other is out of view) rather than at the gate's timer. A moving scene's
+    /// next frame gets both libraries anyway.
     public mutating func confirm(_ look: Look) {
         confirming = Look(index: look.index, pass: look.pass)
     }

@@ -103,7 +103,10 @@ public struct ReadPipeline {
         }
         schedule.found(symbols, by: look)
         let tracked = tracker.update(with: symbols, at: time, look: look.index, changed: changed, everyLook: look.pass == .moving)
-        if tracked.unconfirmed > 0 { schedule.confirm(look) }
+        // A code still to be decided (a first sighting to confirm, a misread while the code in its
+        // place is in view) owes a look at the next frame, still or not: a code put down is read
+        // then, not at the gate's timer.
+        if tracked.unconfirmed > 0 || tracked.misreads > 0 { schedule.confirm(look) }
         let found = tracked.new.map { read($0, in: frame) }
         // The pack window runs on the loop's clock, as `due` does.
         return Outcome(symbols: symbols, reads: pack.add(found, at: now.seconds), duplicates: tracked.suppressed, unconfirmed: tracked.unconfirmed)

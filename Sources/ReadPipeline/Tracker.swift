@@ -173,6 +173,9 @@ public struct Tracker: Sendable {
         public var suppressed = 0
         /// Codes seen for the first time that a second decoded frame must confirm before they are reported.
         public var unconfirmed = 0
+        /// Of `suppressed`, the codes taken for a misread of another in their place: a later frame
+        /// decides, once that code is out of view.
+        public var misreads = 0
     }
 
     /// Takes the symbols found in a frame captured at `time` (seconds on a monotonic clock) by look
@@ -220,6 +223,7 @@ public struct Tracker: Sendable {
                     })
             {
                 outcome.suppressed += 1
+                outcome.misreads += 1
                 continue
             }
             if var track = tracks[key] {

@@ -242,6 +242,22 @@ import Testing
         }
     }
 
+    /// An UPC-E put down where an EAN-13 was a moment before is taken for part of the EAN-13's bars
+    /// while the EAN-13 is in view (the tracker's misread rule): the frames after are decoded,
+    /// still as they are, so the UPC-E is read once the EAN-13's absence has passed, not at the
+    /// gate's timer.
+    @Test func aShortCodePutWhereALongOneWasIsReadOnceThatIsOutOfView() throws {
+        let stream = try Stream()
+        let ean = try ImageFile.read(path: Barcodes.zint(.ean13, "590123412345", scale: 2))
+        let upce = try ImageFile.read(path: Barcodes.zint(.upce, "0123456", scale: 2))
+        for frame in 0..<5 { try stream.feed(Self.scene([(ean, Self.centre(ean))], layer: frame)) }
+        let swapped = stream.frame + 1
+        for frame in 0..<45 { try stream.feed(Self.scene([(upce, Self.centre(upce))], layer: frame)) }
+        #expect(stream.reports.map(\.text) == ["5901234123457", "01234565"], "\(stream.reports)")
+        let absence = Int(TrackingConfig().absenceSeconds * stream.fps)
+        #expect((stream.reports.last?.frame ?? .max) <= swapped + absence + 3, "read at frame \(stream.reports.last?.frame ?? -1), swapped at \(swapped)")
+    }
+
     /// A code held still through a second of gated frames stays in view: when another code appears
     /// beside it, only the new one is read, with one library as with two.
     @Test(arguments: [DecoderEngine.zbar, .both])
