@@ -134,6 +134,7 @@ public enum ConfigFile {
             for item in try value.items() { chosen.insert(try symbology(item)) }
             tracking.confirm = chosen
         }
+        if let value = section.value("confirm_below") { tracking.confirmBelow = try value.int(in: 0...100) }
         try section.finish()
     }
 

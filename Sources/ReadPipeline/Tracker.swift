@@ -8,9 +8,10 @@ import Imaging
 /// Codes are told apart by symbology and data, so several codes in one frame are each tracked.
 ///
 /// A code of a symbology with no check digit that a moving or partly hidden code can give by mistake
-/// (`TrackingConfig.confirm`: ITF, Codabar, Code 39, and UPC-E and EAN-8) is reported only once a second decoded frame
-/// read it too, as commercial scanners read such codes twice ("redundancy"); until then it is
-/// unconfirmed and not in view.
+/// (`TrackingConfig.confirm`: ITF, Codabar, Code 39, and UPC-E and EAN-8), or a linear code of a
+/// few characters (`confirmBelow`), is reported only once a second decoded frame read it too, as
+/// commercial scanners read such codes twice ("redundancy"); until then it is unconfirmed and not
+/// in view.
 ///
 /// When two libraries take frames in turn (looks), a code counts as in view while the latest frame
 /// of any look saw it: a code only ZBar reads is not lost on the frames zxing-cpp decodes.
@@ -246,7 +247,7 @@ public struct Tracker: Sendable {
                     outcome.suppressed += 1
                 }
                 tracks[key] = track
-            } else if config.confirm.contains(key.symbology) {
+            } else if config.needsSecondFrame(symbol) {
                 tracks[key] = Track(symbol: symbol, at: time, unconfirmed: true, moving: everyLook)
                 outcome.unconfirmed += 1
             } else {
@@ -262,7 +263,7 @@ public struct Tracker: Sendable {
     /// UPC-E `01426182` was the first 49 modules of a UPC-A swiped past, read on two frames around
     /// the UPC-A's first.
     private func overrules(_ code: Symbol, _ other: Symbol) -> Bool {
-        code.misreadsInPlace && other.misreadsInPlace && config.confirm.contains(other.symbology) && !config.confirm.contains(code.symbology)
+        code.misreadsInPlace && other.misreadsInPlace && config.needsSecondFrame(other) && !config.needsSecondFrame(code)
     }
 
     /// Whether a code of `symbols` that overrules `symbol` lies in its place.
@@ -312,6 +313,16 @@ public struct TrackingConfig: Sendable, Hashable {
     /// past was read as the ITF `677452`), and the short retail codes a blurred EAN-13 gives (the
     /// motion benchmark saw `00187723`). Commercial scanners read the first twice by default too.
     public var confirm: Set<Symbology> = Self.weakSymbologies
+    /// Linear codes of fewer characters than this are reported only once two decoded frames read
+    /// them too, whatever their symbology: a few bars of a longer code can pass a check (the motion
+    /// benchmark's Code 128 `W`, the first character of `WREDOKZ2UE` turned 126°, on one frame);
+    /// 0 turns this off.
+    public var confirmBelow = 4
+
+    /// Whether `symbol` is reported only once a second decoded frame read it (`confirm`, `confirmBelow`).
+    public func needsSecondFrame(_ symbol: Symbol) -> Bool {
+        confirm.contains(symbol.symbology) || (symbol.misreadsInPlace && symbol.bytes.count < confirmBelow)
+    }
 
     /// ITF, Codabar and Code 39: no check digit is part of the symbology. UPC-E and EAN-8: 8 digits,
     /// one a check digit, that part of a smeared EAN-13 can pass for.

@@ -69,6 +69,8 @@ import Testing
         #expect(config.pipeline.tracking.continuationSeconds == 0.8 && config.pipeline.tracking.misreadSeconds == 0.1)
         #expect(config.pipeline.tracking.confirm == [.itf, .codabar])
         #expect(try ConfigFile.parse("tracking:\n  confirm: []\n", file: "none.conf").pipeline.tracking.confirm.isEmpty)
+        #expect(try ConfigFile.parse("tracking:\n  confirm_below: 0\n", file: "below.conf").pipeline.tracking.confirmBelow == 0)
+        #expect(try ConfigFile.parse("camera:\n  fps: 30\n", file: "default.conf").pipeline.tracking.confirmBelow == 4)
         #expect(try ConfigFile.parse("camera:\n  fps: 30\n", file: "default.conf").pipeline.tracking.confirm == [.itf, .codabar, .code39, .upce, .ean8])
         #expect(config.socket.path == "/tmp/s.sock" && config.socket.mode == 0o600 && config.socket.group == "pos")
         #expect(config.socket.format == .plain && config.socket.holdCount == 0)

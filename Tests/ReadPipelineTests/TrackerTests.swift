@@ -64,7 +64,7 @@ import Testing
 
     @Test func severalCodesInOneFrameAreEachTracked() {
         var tracker = Self.tracker()
-        let first = tracker.update(with: [Self.symbol("A"), Self.symbol("B"), Self.symbol("A", .code128)], at: 0)
+        let first = tracker.update(with: [Self.symbol("A"), Self.symbol("B"), Self.symbol("A-0001", .code128)], at: 0)
         #expect(first.new.count == 3)
         let second = tracker.update(with: [Self.symbol("B"), Self.symbol("C")], at: 0.1)
         #expect(second.new.map { String(decoding: $0.bytes, as: UTF8.self) } == ["C"])
@@ -140,10 +140,27 @@ import Testing
         #expect(tracker.update(with: [once], at: 1).new.isEmpty)
         #expect(tracker.update(with: [], at: 1.1).new.isEmpty)
         #expect(tracker.update(with: [once], at: 2).unconfirmed == 1, "after the absence it is a first sighting again")
-        #expect(tracker.update(with: [Self.symbol("EAN", .ean13)], at: 3).new.count == 1)
+        #expect(tracker.update(with: [Self.symbol("4006381333931", .ean13)], at: 3).new.count == 1)
         var immediate = Self.tracker()
         immediate.config.confirm = []
         #expect(immediate.update(with: [itf], at: 0).new.count == 1)
+    }
+
+    /// A linear code of fewer than 4 characters, whatever its symbology, is reported once a second
+    /// frame reads it: a few bars of a longer code can pass a check (the motion benchmark's Code 128
+    /// `W`, the first character of `WREDOKZ2UE` turned 126°, on one frame). Longer codes and 2D
+    /// codes are reported at once, and `confirmBelow` 0 turns it off.
+    @Test func aLinearCodeOfAFewCharactersIsReportedOnceASecondFrameReadsIt() {
+        var tracker = Self.tracker()
+        let short = Self.symbol("W", .code128)
+        #expect(tracker.update(with: [short], at: 0).unconfirmed == 1)
+        #expect(tracker.update(with: [short], at: 1 / 30.0).new.map(\.bytes) == [Array("W".utf8)])
+        #expect(tracker.update(with: [Self.symbol("AB1", .code93)], at: 1).unconfirmed == 1)
+        #expect(tracker.update(with: [Self.symbol("AB12", .code128)], at: 2).new.count == 1)
+        #expect(tracker.update(with: [Self.symbol("W", .qr)], at: 3).new.count == 1, "a 2D code")
+        var off = Self.tracker()
+        off.config.confirmBelow = 0
+        #expect(off.update(with: [short], at: 0).new.count == 1)
     }
 
     /// An EAN-13 of 1.8 px modules (a box 200x70 px) swiped at 90 px/s, 3 px a frame at 30 fps: at
