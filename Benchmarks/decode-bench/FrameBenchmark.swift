@@ -29,12 +29,15 @@ struct FrameBenchmark {
         print("  both in turn = a stream, as the daemon runs it: the frames alternate between ZBar and zxing-cpp; aim: in turn / prep <= 1 at 640x480")
         print("  plain in turn = the same without second looks, against ours; zxing = zxing-cpp alone, every symbology it reads here, no second looks")
         print("  gate = the change gate on an unchanged frame (what an idle scanner pays per frame): default viewport, whole frame")
-        print("  moving = a moving scene's frame (default viewport): both first passes, and the deblurring when they read nothing; against viewport")
+        print(
+            "  moving = a moving scene's frame (default viewport): both first passes, the whole-frame look and the deblurring when they read nothing; against viewport"
+        )
+        print("  wide = the whole-frame look alone (ZBar, linear codes, every 4th row and column), as moving runs it; against viewport")
         print(
             pad("frame", 18) + pad("ours us", 10) + pad("bare us", 10) + pad("ratio", 8) + pad("found", 8) + pad("viewport us", 13)
                 + pad("prep us", 10) + pad("prep/ours", 11) + pad("both 1 frame", 14) + pad("/prep", 7) + pad("both in turn", 14) + pad("/prep", 7)
                 + pad("plain in turn", 15) + pad("/ours", 7) + pad("zxing us", 10) + pad("gate us", 9) + pad("gate full us", 14) + pad("moving us", 11)
-                + pad("/viewport", 11) + "moving found")
+                + pad("/viewport", 11) + pad("moving found", 14) + pad("wide us", 9) + "/viewport")
         var zbarConfig = DecoderConfig()
         zbarConfig.engine = .zbar
         zbarConfig.symbologies = DecoderEngine.zbar.defaultSymbologies
@@ -51,6 +54,11 @@ struct FrameBenchmark {
         zxingConfig.symbologies = ZXingDecoder.supported
         zxingConfig.preprocessing = []
         let zxing = try Decoders.make(zxingConfig)
+        // The moving pass's look at the whole frame, as RoutedDecoder makes it.
+        var wideConfig = zbarConfig
+        wideConfig.symbologies.subtract([.qr])
+        wideConfig.preprocessing = []
+        let wide = try ZBarDecoder(config: wideConfig, lineSpacing: 4)
         for size in [Size(width: 640, height: 480), Size(width: 1280, height: 720)] {
             let scenes: [(String, Frame)] = [
                 ("QR", centred(qr, in: size)), ("EAN-13", centred(ean, in: size)),
@@ -71,6 +79,7 @@ struct FrameBenchmark {
                 var alone: [Double] = []
                 var moving: [Double] = []
                 var movingFound = 0
+                var wideLooks: [Double] = []
                 // Engine both's looks taking the frames in turn, as the read pipeline schedules them.
                 var schedule = LookSchedule(passes: both.passes)
                 var plainSchedule = LookSchedule(passes: both.passes)
@@ -105,6 +114,7 @@ struct FrameBenchmark {
                     gates.append(try time { _ = gate.decide(frame, viewport: region, at: 1) })
                     fullGates.append(try time { _ = fullGate.decide(frame, viewport: whole, at: 1) })
                     moving.append(try time { movingFound = try both.symbols(in: frame, viewport: .standard, pass: .moving).count })
+                    wideLooks.append(try time { _ = try wide.symbols(in: frame, viewport: .full) })
                     plainInTurn.append(
                         try time {
                             let look = plainSchedule.look(secondLooks: false, changed: false)
@@ -123,7 +133,8 @@ struct FrameBenchmark {
                         + pad(String(format: "%.0f", median(plainInTurn)), 15) + pad(String(format: "%.2f", median(plainInTurn) / o), 7)
                         + pad(String(format: "%.0f", median(alone)), 10) + pad(String(format: "%.1f", median(gates)), 9)
                         + pad(String(format: "%.1f", median(fullGates)), 14) + pad(String(format: "%.0f", median(moving)), 11)
-                        + pad(String(format: "%.2f", median(moving) / median(viewport)), 11) + "\(movingFound)")
+                        + pad(String(format: "%.2f", median(moving) / median(viewport)), 11) + pad("\(movingFound)", 14)
+                        + pad(String(format: "%.0f", median(wideLooks)), 9) + String(format: "%.2f", median(wideLooks) / median(viewport)))
             }
         }
     }
