@@ -144,6 +144,16 @@ extension Symbol {
         corners.bounds.overlaps(other.corners.bounds, margin: 4)
     }
 
+    /// The GTIN-13 of an EAN-13, ISBN-13 or UPC-A (a UPC-A's 12 digits with a leading 0), as
+    /// digits; nil for any other symbol.
+    public var gtin13: [UInt8]? {
+        switch (symbology, bytes.count) {
+        case (.ean13, 13), (.isbn13, 13): bytes
+        case (.upca, 12): Array("0".utf8) + bytes
+        default: nil
+        }
+    }
+
     /// Whether this is a linear code that a misread can put another linear code in place of: an
     /// EAN-13 smeared or turned reads as another EAN-13, a UPC-A, an EAN-8, and moving Code 128
     /// bars as an EAN-13. Not 2D codes, whose error correction makes a misread rare, nor the EAN

@@ -176,14 +176,13 @@ public final class RoutedDecoder: Decoder {
     /// the same; when `confirmed`, also less each code found on one line that zxing-cpp did not read
     /// the same.
     static func agreed(_ zbarFound: [Symbol], _ zxingFound: [Symbol], confirmed: Bool = false) -> [Symbol] {
-        func digits(_ symbol: Symbol) -> [UInt8] { symbol.symbology == .upca ? Array("0".utf8) + symbol.bytes : symbol.bytes }
         return zbarFound.filter { symbol in
             if confirmed && isOneLine(symbol) && !isSmallEAN(symbol) {
                 return zxingFound.contains { $0.symbology == symbol.symbology && $0.bytes == symbol.bytes && $0.sharesPlace(with: symbol) }
             }
             guard isSmallEAN(symbol) else { return true }
             let there = zxingFound.filter { eanFamily.contains($0.symbology) && $0.sharesPlace(with: symbol) }
-            guard there.allSatisfy({ digits($0) == digits(symbol) }) else { return false }
+            guard there.allSatisfy({ $0.gtin13 == symbol.gtin13 }) else { return false }
             return !there.isEmpty || !(confirmed || isFewLines(symbol))
         }
     }

@@ -107,16 +107,8 @@ public struct Tracker: Sendable {
         /// turned code read wrong keeps one of them: the motion benchmark's UPC-A `172598935535`
         /// turned 90° read as `4137739935535`, 0.29 s after its last right read.
         static func shareHalf(_ one: Symbol, _ other: Symbol) -> Bool {
-            guard let one = gtin13(one), let other = gtin13(other) else { return false }
+            guard let one = one.gtin13, let other = other.gtin13 else { return false }
             return one[1..<7] == other[1..<7] || one[7..<13] == other[7..<13]
-        }
-
-        private static func gtin13(_ symbol: Symbol) -> [UInt8]? {
-            switch (symbol.symbology, symbol.bytes.count) {
-            case (.ean13, 13), (.isbn13, 13): symbol.bytes
-            case (.upca, 12): Array("0".utf8) + symbol.bytes
-            default: nil
-            }
         }
 
         /// Whether `symbol`, found at `time` after this track was lost, lies where the track's
