@@ -54,11 +54,8 @@ struct FrameBenchmark {
         zxingConfig.symbologies = ZXingDecoder.supported
         zxingConfig.preprocessing = []
         let zxing = try Decoders.make(zxingConfig)
-        // The moving pass's look at the whole frame, as RoutedDecoder makes it.
-        var wideConfig = zbarConfig
-        wideConfig.symbologies.subtract([.qr])
-        wideConfig.preprocessing = []
-        let wide = try ZBarDecoder(config: wideConfig, lineSpacing: 4)
+        // The moving pass's look at the whole frame, the one the default engine makes.
+        guard let wide = try RoutedDecoder.wholeFrameLook(all) else { fatalError("the default symbologies have linear codes") }
         for size in [Size(width: 640, height: 480), Size(width: 1280, height: 720)] {
             let scenes: [(String, Frame)] = [
                 ("QR", centred(qr, in: size)), ("EAN-13", centred(ean, in: size)),

@@ -47,15 +47,21 @@ public final class RoutedDecoder: Decoder {
             fallback
             ? config.symbologies.intersection(ZXingDecoder.supported) : config.symbologies.subtracting(ZBarDecoder.supported)
         zbar = zbarConfig.symbologies.isEmpty ? nil : try ZBarDecoder(config: zbarConfig)
-        var wideConfig = zbarConfig
-        wideConfig.symbologies.subtract([.qr])
-        wideConfig.preprocessing = []
-        wideZBar = wideConfig.symbologies.isEmpty ? nil : try ZBarDecoder(config: wideConfig, lineSpacing: 4)
+        wideZBar = try Self.wholeFrameLook(config)
         zxing = zxingConfig.symbologies.isEmpty ? nil : try ZXingDecoder(config: zxingConfig)
         self.fallback = fallback
         self.everything = everything
         deblur = config.preprocessing.contains(.deblur)
         passes = (zbar == nil ? [] : [.zbar]) + (zxing == nil ? [] : [.zxingFirst, .zxingSecond])
+    }
+
+    /// The moving scene's look at the whole frame for `config`: ZBar for its linear codes, without
+    /// preprocessing, on every 4th line; nil when ZBar reads none of them.
+    public static func wholeFrameLook(_ config: DecoderConfig) throws(DecoderError) -> ZBarDecoder? {
+        var wide = config
+        wide.symbologies = config.symbologies.intersection(ZBarDecoder.supported).subtracting([.qr])
+        wide.preprocessing = []
+        return wide.symbologies.isEmpty ? nil : try ZBarDecoder(config: wide, lineSpacing: 4)
     }
 
     public func decode(_ frame: Frame, in region: PixelRect, secondLooks: Bool) throws(DecoderError) -> [Symbol] {
