@@ -50,7 +50,7 @@ import Testing
     func aTurnedDataMatrixIsReadByTheFirstPass(degrees: Double) throws {
         let text = "KIOSK-DM-\(Int(degrees))"
         // zint draws 2 px a module at scale 1: turned and drawn at 2.5 px a module.
-        let dm = Self.turned(try ImageFile.read(path: Barcodes.zint(.datamatrix, text, scale: 1)), degrees: degrees, scale: 1.25)
+        let dm = Barcodes.turned(try ImageFile.read(path: Barcodes.zint(.datamatrix, text, scale: 1)), degrees: degrees, scale: 1.25)
         let frame = Barcodes.centred(dm, in: Size(width: 640, height: 480))
         let region = Viewport.standard.pixels(in: frame.size)
         for symbologies in [DecoderEngine.both.defaultSymbologies, [.datamatrix]] {
@@ -58,24 +58,6 @@ import Testing
             let found = try decoder.decode(frame, in: region, pass: .first, linearCodes: true)
             #expect(found.map(\.bytes) == [Array(text.utf8)], "\(symbologies.count) symbologies")
         }
-    }
-
-    /// `image` turned by `degrees` about its centre and scaled, sampled bilinearly, on white.
-    static func turned(_ image: Frame, degrees: Double, scale: Double) -> Frame {
-        let side = Int(Double(max(image.width, image.height)) * scale * 1.5)
-        let (cosine, sine) = (cos(degrees * .pi / 180), sin(degrees * .pi / 180))
-        let pixels = (0..<side * side).map { index -> UInt8 in
-            let (dx, dy) = (Double(index % side) - Double(side) / 2, Double(index / side) - Double(side) / 2)
-            let x = (cosine * dx + sine * dy) / scale + Double(image.width) / 2
-            let y = (-sine * dx + cosine * dy) / scale + Double(image.height) / 2
-            guard x >= 0, y >= 0, x < Double(image.width - 1), y < Double(image.height - 1) else { return 255 }
-            let (x0, y0) = (Int(x), Int(y))
-            let (fx, fy) = (x - Double(x0), y - Double(y0))
-            let top = Double(image[x0, y0]) * (1 - fx) + Double(image[x0 + 1, y0]) * fx
-            let bottom = Double(image[x0, y0 + 1]) * (1 - fx) + Double(image[x0 + 1, y0 + 1]) * fx
-            return UInt8((top * (1 - fy) + bottom * fy).rounded())
-        }
-        return Frame(width: side, height: side, pixels: pixels)
     }
 
     @Test func onlyTheViewportIsHandedToZXing() throws {

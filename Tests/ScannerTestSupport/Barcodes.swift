@@ -94,6 +94,24 @@ public enum Barcodes {
         return Frame(width: image.width, height: image.height, pixels: pixels)
     }
 
+    /// `image` turned by `degrees` about its centre and scaled, sampled bilinearly, on white.
+    public static func turned(_ image: Frame, degrees: Double, scale: Double) -> Frame {
+        let side = Int(Double(max(image.width, image.height)) * scale * 1.5)
+        let (cosine, sine) = (cos(degrees * .pi / 180), sin(degrees * .pi / 180))
+        let pixels = (0..<side * side).map { index -> UInt8 in
+            let (dx, dy) = (Double(index % side) - Double(side) / 2, Double(index / side) - Double(side) / 2)
+            let x = (cosine * dx + sine * dy) / scale + Double(image.width) / 2
+            let y = (-sine * dx + cosine * dy) / scale + Double(image.height) / 2
+            guard x >= 0, y >= 0, x < Double(image.width - 1), y < Double(image.height - 1) else { return 255 }
+            let (x0, y0) = (Int(x), Int(y))
+            let (fx, fy) = (x - Double(x0), y - Double(y0))
+            let top = Double(image[x0, y0]) * (1 - fx) + Double(image[x0 + 1, y0]) * fx
+            let bottom = Double(image[x0, y0 + 1]) * (1 - fx) + Double(image[x0 + 1, y0 + 1]) * fx
+            return UInt8((top * (1 - fy) + bottom * fy).rounded())
+        }
+        return Frame(width: side, height: side, pixels: pixels)
+    }
+
     /// A frame of `size` with `image` centred on it.
     public static func centred(_ image: Frame, in size: Size, background: UInt8 = 220) -> Frame {
         compose(size: size, background: background, placing: [(image, Point(x: (size.width - image.width) / 2, y: (size.height - image.height) / 2))])
