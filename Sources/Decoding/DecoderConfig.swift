@@ -76,9 +76,12 @@ public enum Preprocessing: String, Sendable, Hashable, CaseIterable {
     /// On a moving scene's frame where nothing was read, the motion blur found in the viewport
     /// undone (`MotionBlur`), and both libraries again on the sharpened viewport (engine both).
     case deblur
+    /// ZBar again on the viewport turned 45° (`Turn45`): a linear code held slanted 30 to 60°,
+    /// which no row or column crosses whole.
+    case turned
 
     /// Chosen from the accuracy, frame-cost and motion benchmarks (docs/configuration.md, "Two decoders").
-    public static let defaults: Set<Preprocessing> = [.inverted, .secondScale, .binarizer, .deblur]
+    public static let defaults: Set<Preprocessing> = [.inverted, .secondScale, .binarizer, .deblur, .turned]
 }
 
 /// Bounds on the number of characters a code may carry, to reject partial reads.

@@ -37,6 +37,7 @@ public final class RoutedDecoder: Decoder {
     private let fallback: Bool
     private let everything: Bool
     private let deblur: Bool
+    private let turned: Bool
     public let passes: [DecoderPass]
 
     public init(config: DecoderConfig, fallback: Bool = false, everything: Bool = false) throws(DecoderError) {
@@ -52,6 +53,7 @@ public final class RoutedDecoder: Decoder {
         self.fallback = fallback
         self.everything = everything
         deblur = config.preprocessing.contains(.deblur)
+        turned = config.preprocessing.contains(.turned)
         passes = (zbar == nil ? [] : [.zbar]) + (zxing == nil ? [] : [.zxingFirst, .zxingSecond])
     }
 
@@ -92,9 +94,16 @@ public final class RoutedDecoder: Decoder {
             // A linear code can reach beyond the viewport while its centre is inside it: ZBar on the
             // whole frame, every 4th line, for the linear codes centred in the viewport.
             let whole = PixelRect(x: 0, y: 0, width: frame.width, height: frame.height)
+            // Each look's reads are checked; when the check leaves none, the next look still runs.
             if let wideZBar, region != whole {
                 let wide = try wideZBar.decode(frame, in: whole, secondLooks: false).filter { region.contains($0.corners.centre) }
-                guard wide.isEmpty else { return try checked(wide, frame, in: whole, confirmed: true) }
+                let kept = try checked(wide, frame, in: whole, confirmed: true)
+                guard kept.isEmpty else { return kept }
+            }
+            // A linear code slanted 30 to 60°, which no row or column crosses whole: ZBar on the viewport turned 45°.
+            if turned, let zbar {
+                let slanted = try checked(zbar.turnedLook(frame, in: region), frame, in: region)
+                guard slanted.isEmpty else { return slanted }
             }
             guard deblur else { return [] }
             // Nothing read through the blur: undo it, and look again.
@@ -159,8 +168,14 @@ public final class RoutedDecoder: Decoder {
         return extents(symbol).across < 3 * 95
     }
 
-    /// A linear symbol's box across its bars (its reading direction) and along them.
+    /// A linear symbol's extent across its bars (its reading direction) and along them: its box's,
+    /// or for a slanted one (the turned look's) its corners' sides, which start at its own top-left.
     private static func extents(_ symbol: Symbol) -> (across: Int, along: Int) {
+        let points = symbol.corners.points
+        if points[0].x != points[1].x && points[0].y != points[1].y {
+            func length(_ a: Point, _ b: Point) -> Int { Int(Double((b.x - a.x) * (b.x - a.x) + (b.y - a.y) * (b.y - a.y)).squareRoot().rounded()) }
+            return (length(points[0], points[1]), length(points[1], points[2]))
+        }
         let box = symbol.corners.bounds
         switch symbol.orientation {
         case .up, .down: return (box.width, box.height)

@@ -17,12 +17,15 @@ public final class ZBarDecoder: Decoder {
     private let lengths: [Symbology: LengthLimit]
     private let inverted: Bool
     private let secondScale: Bool
+    private let turned: Bool
     /// ZBar scans every `lineSpacing`th row and column.
     private let lineSpacing: Int32
     /// Whether ZBar's own inverted rescan is switched on now.
     private var invertedOn = false
     /// The half-size copy of the viewport for the second-scale pass, reused from frame to frame.
     private var half: [UInt8] = []
+    /// The viewport turned 45° for the turned pass, reused from frame to frame.
+    private var turnedPixels: [UInt8] = []
     /// QR symbols the current scanner has found, each held by libzbar until it is destroyed.
     private var qrSinceRenewal = 0
     /// QR symbols after which the scanner is renewed: at most a few dozen KiB held.
@@ -41,6 +44,7 @@ public final class ZBarDecoder: Decoder {
         (scanner, image) = try Self.makeScanner(symbologies: symbologies, lengths: lengths, lineSpacing: self.lineSpacing)
         inverted = config.preprocessing.contains(.inverted)
         secondScale = config.preprocessing.contains(.secondScale)
+        turned = config.preprocessing.contains(.turned)
     }
 
     deinit {
@@ -100,8 +104,39 @@ public final class ZBarDecoder: Decoder {
         let found = try scan(
             frame.storage.base, count: min(frame.storage.count, frame.stride * frame.height),
             width: frame.stride, height: frame.height, crop: region, sequence: frame.sequence)
-        guard found.isEmpty, secondLooks, secondScale, region.width >= 64, region.height >= 64 else { return found }
-        return try scanHalfSize(frame, region: region)
+        // A pass that saw a code ends the looks, even when its texts disagree and none stands: the
+        // next frame decides, not another look that may read the code one way.
+        guard found.isEmpty, secondLooks, region.width >= 64, region.height >= 64 else { return Self.withoutMisreads(found) }
+        if secondScale {
+            let halfSize = try scanHalfSize(frame, region: region)
+            guard halfSize.isEmpty else { return Self.withoutMisreads(halfSize) }
+        }
+        return turned ? try turnedLook(frame, in: region) : []
+    }
+
+    /// The viewport turned 45° (`Turn45`), scanned, with corners turned back to the frame: a linear
+    /// code slanted too far from the rows and columns for any of their lines to cross all its bars.
+    /// Codes whose centre lies outside the viewport are left out, as the other passes leave them.
+    public func turnedLook(_ frame: Frame, in region: PixelRect) throws(DecoderError) -> [Symbol] {
+        guard region.width >= 64, region.height >= 64 else { return [] }
+        let turn = Turn45(region: region)
+        if turnedPixels.count != turn.side * turn.side { turnedPixels = [UInt8](repeating: 0, count: turn.side * turn.side) }
+        turnedPixels.withUnsafeMutableBufferPointer { turn.turn(frame, into: $0) }
+        let scanned = turnedPixels.withUnsafeBytes { raw in
+            Result { () throws(DecoderError) in
+                try scan(
+                    raw.baseAddress!, count: raw.count, width: turn.side, height: turn.side,
+                    crop: PixelRect(x: 0, y: 0, width: turn.side, height: turn.side), sequence: frame.sequence)
+            }
+        }
+        return Self.withoutMisreads(
+            try scanned.get().compactMap { symbol in
+                var placed = symbol
+                placed.corners = Corners(symbol.corners.points.map(turn.framePoint))
+                // Slanted, neither up, right, down nor left in the frame.
+                placed.orientation = .unknown
+                return region.contains(placed.corners.centre) ? placed : nil
+            })
     }
 
     /// The viewport at half size (2x2 means), scanned, with corners scaled back to the frame.
@@ -137,6 +172,7 @@ public final class ZBarDecoder: Decoder {
         }
     }
 
+    /// Every text ZBar reported on the image, misreads and all (`withoutMisreads` settles them).
     private func scan(_ pixels: UnsafeRawPointer, count: Int, width: Int, height: Int, crop: PixelRect, sequence: UInt64) throws(DecoderError) -> [Symbol] {
         zbar_image_set_size(image, UInt32(width), UInt32(height))
         zbar_image_set_crop(image, UInt32(crop.x), UInt32(crop.y), UInt32(crop.width), UInt32(crop.height))
@@ -156,7 +192,7 @@ public final class ZBarDecoder: Decoder {
             }
             next = zbar_symbol_next(symbol)
         }
-        return Self.withoutMisreads(symbols)
+        return symbols
     }
 
     /// The symbols less the scan lines' misreads of a linear code that ZBar reported beside it.

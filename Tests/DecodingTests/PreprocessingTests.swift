@@ -1,4 +1,5 @@
 import Decoding
+import Foundation
 import ImageFiles
 import Imaging
 import ScannerTestSupport
@@ -58,6 +59,30 @@ import Testing
         let xs = symbol.corners.points.map(\.x)
         let ys = symbol.corners.points.map(\.y)
         #expect(abs((xs.min()! + xs.max()!) / 2 - 320) < 12 && abs((ys.min()! + ys.max()!) / 2 - 240) < 12, "centred in frame coordinates: \(symbol.corners)")
+    }
+
+    /// An EAN-13 with bars 0.3 of its width tall, held slanted 45° or 135°, crosses no row or column
+    /// of the frame whole: ZBar reads it only on the viewport turned 45°, and reports it where it
+    /// lies in the frame. It is a second look, so a decode without second looks does not read it.
+    @Test(arguments: [45.0, 135.0])
+    func aSlantedLinearCodeIsReadOnTheTurnedViewport(degrees: Double) throws {
+        let ean = try ImageFile.read(path: Barcodes.zint(.ean13, "590123412345", scale: 1, extra: ["--height=30"]))
+        let frame = Barcodes.centred(Barcodes.turned(ean, degrees: degrees, scale: 1), in: Size(width: 640, height: 480))
+        let unturned = Preprocessing.defaults.subtracting([.turned])
+        #expect(try Self.decoder(.zbar, unturned).symbols(in: frame, viewport: .standard).isEmpty, "no row or column reads it")
+        let decoder = try Self.decoder(.zbar, unturned.union([.turned]))
+        #expect(try decoder.symbols(in: frame, viewport: .standard, secondLooks: false).isEmpty)
+        let symbol = try #require(try decoder.symbols(in: frame, viewport: .standard).first, "the turned pass reads it")
+        #expect(String(decoding: symbol.bytes, as: UTF8.self) == "5901234123457")
+        let centre = symbol.corners.centre
+        #expect(abs(centre.x - 320) < 12 && abs(centre.y - 240) < 12, "centred in frame coordinates: \(symbol.corners)")
+        // Its corners lie along the code: the longer side runs at `degrees` (either way along it).
+        let points = symbol.corners.points
+        let sides = [(points[1].x - points[0].x, points[1].y - points[0].y), (points[2].x - points[1].x, points[2].y - points[1].y)]
+        let long = try #require(sides.max { $0.0 * $0.0 + $0.1 * $0.1 < $1.0 * $1.0 + $1.1 * $1.1 })
+        let angle = (atan2(Double(long.1), Double(long.0)) * 180 / .pi + 360).truncatingRemainder(dividingBy: 180)
+        #expect(abs(angle - degrees) < 10, "the code's length at \(angle)°: \(symbol.corners)")
+        #expect(symbol.orientation == .unknown)
     }
 
     /// Adds deterministic grain of +-amplitude/2 to every pixel.

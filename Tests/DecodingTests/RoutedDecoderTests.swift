@@ -91,6 +91,23 @@ import Testing
         #expect(try decoder.symbols(in: above, viewport: .full, pass: .moving).map(\.bytes) == [Array(text.utf8)])
     }
 
+    /// A small EAN-13 with short bars (0.3 of its width), swiped past slanted 36°, 54° or 144°, is
+    /// read on a moving scene's frame by ZBar on the viewport turned 45°, where no row or column of
+    /// the frame crosses it whole; a small EAN-13 still (its box's extents, not the slanted box's).
+    @Test(arguments: [36.0, 54.0, 144.0])
+    func aSlantedCodeIsReadInMotion(degrees: Double) throws {
+        let image = try ImageFile.read(path: Barcodes.zint(.ean13, "590123412345", scale: 1, extra: ["--height=30"]))
+        let frame = Barcodes.centred(Barcodes.turned(image, degrees: degrees, scale: 1), in: Size(width: 640, height: 480))
+        var unturned = DecoderConfig()
+        unturned.preprocessing.remove(.turned)
+        let without = try RoutedDecoder(config: unturned, fallback: true, everything: true)
+        #expect(try without.symbols(in: frame, viewport: .standard, pass: .moving).isEmpty)
+        let decoder = try RoutedDecoder(config: DecoderConfig(), fallback: true, everything: true)
+        let found = try decoder.symbols(in: frame, viewport: .standard, pass: .moving)
+        #expect(found.map(\.bytes) == [Array("5901234123457".utf8)])
+        #expect(found.allSatisfy(RoutedDecoder.isSmallEAN))
+    }
+
     /// A small EAN-13 that both libraries read is reported by ZBar's look of a stream, checked.
     @Test func aSmallEANBothLibrariesReadIsKept() throws {
         let image = try ImageFile.read(path: Barcodes.zint(.ean13, "590123412345", scale: 1))
