@@ -56,9 +56,11 @@ The readers:
     together): half the wall time. On this 2-core machine they compete with each other, the
     renderer and the oracle (both niced); a camera drops a frame when its reader has no buffer
     queued, and those drops are counted per reader and shown, not hidden.
-  - oracle: `kiosk-scanner scan --viewport full --engine both --symbologies <the code's>` (ZBar
-    and zxing-cpp with every pass, whole frame; UPC-A with ean13 too, since ZBar finds no UPC-A
-    without it) on the pass's frames, niced, while the next pass plays: in batches of 8, 16, 32...
+  - oracle: `kiosk-scanner scan --viewport full --engine both --preprocessing
+    binarizer,deblur,inverted,second-scale --symbologies <the code's>` (ZBar and zxing-cpp with
+    every pass, whole frame; UPC-A with ean13 too, since ZBar finds no UPC-A without it; the
+    libraries' own second looks, not ours that read what they cannot: the turned viewport, and the
+    deblurring, which a still image never gets) on the pass's frames, niced, while the next pass plays: in batches of 8, 16, 32...
     frames from the one where the code is nearest the viewport's centre outwards, stopping at the
     first batch with the right text, or through every frame when a live reader missed the pass.
     A pass it reads on no frame is beyond this camera; any other text it prints is its false read.
@@ -114,6 +116,9 @@ QUIET = {"linear": 10, "qr": 4, "datamatrix": 2}  # modules
 LINEAR_MARGIN = 3      # label above and below the bars, modules
 LINEAR_HEIGHT = 0.35   # bar height over the bars' width
 READERS = ("ours", "zbarcam", "oracle")
+# The oracle's second looks: the libraries' own (ZBar inverted and at half size, zxing-cpp's other
+# binarizer), as before the turned look; deblur is named so that the list is the old default.
+ORACLE_LOOKS = "binarizer,deblur,inverted,second-scale"
 # The oracle's symbologies for each code: ZBar finds a UPC-A only with EAN-13 enabled (it decodes
 # UPC-A as an EAN-13 with a leading 0): `scan --engine zbar --symbologies upca` reads none.
 ORACLE_SYMBOLOGIES = {"upca": "upca,ean13"}
@@ -512,6 +517,7 @@ class Run:
             batch *= 2
             files = [os.path.join(spec["dir"], f"{index:05d}.pgm") for index in chunk]
             output = subprocess.run(["nice", "-n", "10", self.args.binary, "scan", "--json", "--viewport", "full", "--engine", "both",
+                                     "--preprocessing", ORACLE_LOOKS,
                                      "--symbologies", ORACLE_SYMBOLOGIES.get(spec["code"], spec["code"])] + files,
                                     capture_output=True, text=True)
             if output.returncode == 2:

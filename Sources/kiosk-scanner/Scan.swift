@@ -44,6 +44,12 @@ struct Scan: ParsableCommand {
     )
     var symbologies: String?
 
+    @Option(
+        help:
+            "Comma-separated second looks on an image where the first pass found nothing (\(Preprocessing.allCases.map(\.rawValue).joined(separator: ", "))), or none. Default: the daemon's."
+    )
+    var preprocessing: String?
+
     @Option(help: "A config file whose pack settings and socket formatting (gtin, rules) apply.")
     var config: String?
 
@@ -61,6 +67,7 @@ struct Scan: ParsableCommand {
             } else {
                 decoderConfig.symbologies = chosen.defaultSymbologies
             }
+            if let preprocessing { decoderConfig.preprocessing = try Self.parsePreprocessing(preprocessing) }
         } catch {
             Self.fail("\(error)")
             throw ExitCode(2)
@@ -123,6 +130,17 @@ struct Scan: ParsableCommand {
             chosen.insert(symbology)
         }
         return chosen
+    }
+
+    static func parsePreprocessing(_ list: String) throws -> Set<Preprocessing> {
+        guard list.trimmingWhitespace() != "none" else { return [] }
+        return try Set(
+            list.split(separator: ",").map { name in
+                guard let pass = Preprocessing(rawValue: String(name.trimmingWhitespace())) else {
+                    throw ValidationError("unknown second look '\(name)' (known: \(Preprocessing.allCases.map(\.rawValue).joined(separator: ", ")), or none)")
+                }
+                return pass
+            })
     }
 
     /// `line` as standard output may show it: on a terminal, with control characters escaped

@@ -119,6 +119,22 @@ import Testing
         #expect(bad.stderr.contains("unknown symbology 'nope'"))
     }
 
+    /// `--preprocessing` chooses the second looks: an EAN-13 held slanted 45° is read by the turned
+    /// look, which the default has, and by nothing else. An unknown look is an error.
+    @Test func preprocessingOptionChoosesTheSecondLooks() throws {
+        let ean = try ImageFile.read(path: Barcodes.zint(.ean13, "590123412345", scale: 1, extra: ["--height=30"]))
+        let frame = Barcodes.centred(Barcodes.turned(ean, degrees: 45, scale: 1), in: Size(width: 640, height: 480))
+        let pixels = (0..<frame.height).flatMap { y in (0..<frame.width).map { frame[$0, y] } }
+        let path = try write(Array("P5 \(frame.width) \(frame.height) 255\n".utf8) + pixels, "slanted.pgm")
+        #expect(try scan([path]).stdout == "EAN-13:5901234123457\n")
+        #expect(try scan(["--preprocessing", "turned", path]).status == 0)
+        #expect(try scan(["--preprocessing", "inverted,second-scale,binarizer", path]).status == 1)
+        #expect(try scan(["--preprocessing", "none", path]).status == 1)
+        let bad = try scan(["--preprocessing", "turned,sharpen", path])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("unknown second look 'sharpen'"))
+    }
+
     /// Corrupt, truncated, empty, huge and missing files each give an error naming the file, exit 2, and no crash.
     @Test func badFilesExitTwoWithTheFileNamed() throws {
         let png = try Array(Data(contentsOf: URL(fileURLWithPath: Barcodes.qr("truncate me"))))
