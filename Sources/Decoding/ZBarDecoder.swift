@@ -94,6 +94,12 @@ public final class ZBarDecoder: Decoder {
     }
 
     public func decode(_ frame: Frame, in region: PixelRect, secondLooks: Bool) throws(DecoderError) -> [Symbol] {
+        try decode(frame, in: region, secondLooks: secondLooks, turning: turned)
+    }
+
+    /// `turning`: the turned look is one of the second looks (when `preprocessing` has it). A
+    /// stream's still scene leaves it out: see RoutedDecoder.
+    public func decode(_ frame: Frame, in region: PixelRect, secondLooks: Bool, turning: Bool) throws(DecoderError) -> [Symbol] {
         if qrSinceRenewal >= Self.renewAfterQR { renew() }
         // ZBar inverts and rescans by itself when a pass found nothing.
         if invertedOn != (inverted && secondLooks) {
@@ -111,7 +117,7 @@ public final class ZBarDecoder: Decoder {
             let halfSize = try scanHalfSize(frame, region: region)
             guard halfSize.isEmpty else { return Self.withoutMisreads(halfSize) }
         }
-        return turned ? try turnedLook(frame, in: region) : []
+        return turning && turned ? try turnedLook(frame, in: region) : []
     }
 
     /// The viewport turned 45° (`Turn45`), scanned, with corners turned back to the frame: a linear

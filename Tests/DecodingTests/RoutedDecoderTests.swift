@@ -108,6 +108,18 @@ import Testing
         #expect(found.allSatisfy(RoutedDecoder.isSmallEAN))
     }
 
+    /// The turned look is a still image's second look and a moving frame's, not that of a still
+    /// scene's ZBar look in a stream, which the gate's safety-net decodes of an idle scanner take.
+    @Test func aStillSceneInAStreamGetsNoTurnedLook() throws {
+        let image = try ImageFile.read(path: Barcodes.zint(.ean13, "590123412345", scale: 1, extra: ["--height=30"]))
+        let frame = Barcodes.centred(Barcodes.turned(image, degrees: 45, scale: 1), in: Size(width: 640, height: 480))
+        let decoder = try RoutedDecoder(config: DecoderConfig(), fallback: true, everything: true)
+        let text = [Array("5901234123457".utf8)]
+        #expect(try decoder.symbols(in: frame, viewport: .standard).map(\.bytes) == text)
+        #expect(try decoder.symbols(in: frame, viewport: .standard, pass: .moving).map(\.bytes) == text)
+        #expect(try decoder.symbols(in: frame, viewport: .standard, pass: .zbar).isEmpty)
+    }
+
     /// A small EAN-13 that both libraries read is reported by ZBar's look of a stream, checked.
     @Test func aSmallEANBothLibrariesReadIsKept() throws {
         let image = try ImageFile.read(path: Barcodes.zint(.ean13, "590123412345", scale: 1))
