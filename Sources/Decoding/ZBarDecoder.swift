@@ -128,15 +128,8 @@ public final class ZBarDecoder: Decoder {
         let turn = Turn45(region: region)
         if turnedPixels.count != turn.side * turn.side { turnedPixels = [UInt8](repeating: 0, count: turn.side * turn.side) }
         turnedPixels.withUnsafeMutableBufferPointer { turn.turn(frame, into: $0) }
-        let scanned = turnedPixels.withUnsafeBytes { raw in
-            Result { () throws(DecoderError) in
-                try scan(
-                    raw.baseAddress!, count: raw.count, width: turn.side, height: turn.side,
-                    crop: PixelRect(x: 0, y: 0, width: turn.side, height: turn.side), sequence: frame.sequence)
-            }
-        }
         return Self.withoutMisreads(
-            try scanned.get().compactMap { symbol in
+            try scan(turnedPixels, width: turn.side, height: turn.side, sequence: frame.sequence).compactMap { symbol in
                 var placed = symbol
                 placed.corners = Corners(symbol.corners.points.map(turn.framePoint))
                 // Slanted, neither up, right, down nor left in the frame.
@@ -162,20 +155,25 @@ public final class ZBarDecoder: Decoder {
                 }
             }
         }
-        let scanned = half.withUnsafeBytes { raw in
-            Result { () throws(DecoderError) in
-                try scan(
-                    raw.baseAddress!, count: raw.count, width: width, height: height,
-                    crop: PixelRect(x: 0, y: 0, width: width, height: height), sequence: frame.sequence)
-            }
-        }
-        return try scanned.get().map { symbol in
+        return try scan(half, width: width, height: height, sequence: frame.sequence).map { symbol in
             var scaled = symbol
             scaled.corners = Corners(symbol.corners.points.map { Point(x: region.x + 2 * $0.x, y: region.y + 2 * $0.y) })
             // Each line of the half-size image stands for two of the frame's.
             scaled.quality *= 2
             return scaled
         }
+    }
+
+    /// Every text ZBar reported on `pixels`, a whole image of our own (`width` × `height`).
+    private func scan(_ pixels: [UInt8], width: Int, height: Int, sequence: UInt64) throws(DecoderError) -> [Symbol] {
+        let scanned = pixels.withUnsafeBytes { raw in
+            Result { () throws(DecoderError) in
+                try scan(
+                    raw.baseAddress!, count: raw.count, width: width, height: height,
+                    crop: PixelRect(x: 0, y: 0, width: width, height: height), sequence: sequence)
+            }
+        }
+        return try scanned.get()
     }
 
     /// Every text ZBar reported on the image, misreads and all (`withoutMisreads` settles them).
