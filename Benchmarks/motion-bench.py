@@ -60,9 +60,10 @@ The readers:
     binarizer,deblur,inverted,second-scale --symbologies <the code's>` (ZBar and zxing-cpp with
     every pass, whole frame; UPC-A with ean13 too, since ZBar finds no UPC-A without it; the
     libraries' own second looks, not ours that read what they cannot: the turned viewport, and the
-    deblurring, which a still image never gets) on the pass's frames, niced, while the next pass plays: in batches of 8, 16, 32...
-    frames from the one where the code is nearest the viewport's centre outwards, stopping at the
-    first batch with the right text, or through every frame when a live reader missed the pass.
+    deblurring, which a still image never gets) on the pass's frames, niced, while the next pass
+    plays: in batches of 8, 16, 32... frames from the one where the code is nearest the viewport's
+    centre outwards, stopping at the first batch with the right text, or through every frame when
+    a live reader missed the pass.
     A pass it reads on no frame is beyond this camera; any other text it prints is its false read.
     It is no strict upper bound: zxing-cpp's reads of a marginal code depend on the image's
     bounds, and the daemon decodes its viewport only, so ours may read a pass the oracle read on
