@@ -33,12 +33,16 @@ struct FrameBenchmark {
             "  moving = a moving scene's frame (default viewport): both first passes, the whole-frame look and the deblurring when they read nothing; against viewport"
         )
         print("  wide = the whole-frame look alone (ZBar, linear codes, every 4th row and column), as moving runs it; against viewport")
-        print("  turned = ZBar on the viewport turned 45° (the turned second look, which moving runs too); against viewport")
+        print(
+            "  turned = ZBar on the viewport turned 45° (the turned second look of a still image, inverted rescan included; moving runs it without); against viewport"
+        )
+        print("  turn = the turned look's resampling alone (Turn45), as a share of turned: the rest is ZBar's scan")
         print(
             pad("frame", 18) + pad("ours us", 10) + pad("bare us", 10) + pad("ratio", 8) + pad("found", 8) + pad("viewport us", 13)
                 + pad("prep us", 10) + pad("prep/ours", 11) + pad("both 1 frame", 14) + pad("/prep", 7) + pad("both in turn", 14) + pad("/prep", 7)
                 + pad("plain in turn", 15) + pad("/ours", 7) + pad("zxing us", 10) + pad("gate us", 9) + pad("gate full us", 14) + pad("moving us", 11)
-                + pad("/viewport", 11) + pad("moving found", 14) + pad("wide us", 9) + pad("/viewport", 11) + pad("turned us", 11) + "/viewport")
+                + pad("/viewport", 11) + pad("moving found", 14) + pad("wide us", 9) + pad("/viewport", 11) + pad("turned us", 11) + pad("/viewport", 11)
+                + pad("turn us", 9) + "/turned")
         var zbarConfig = DecoderConfig()
         zbarConfig.engine = .zbar
         zbarConfig.symbologies = DecoderEngine.zbar.defaultSymbologies
@@ -79,6 +83,7 @@ struct FrameBenchmark {
                 var movingFound = 0
                 var wideLooks: [Double] = []
                 var turnedLooks: [Double] = []
+                var turns: [Double] = []
                 // Engine both's looks taking the frames in turn, as the read pipeline schedules them.
                 var schedule = LookSchedule(passes: both.passes)
                 var plainSchedule = LookSchedule(passes: both.passes)
@@ -90,6 +95,8 @@ struct FrameBenchmark {
                 gate.config.maxIntervalSeconds = .infinity
                 fullGate.config.maxIntervalSeconds = .infinity
                 let region = Viewport.standard.pixels(in: frame.size)
+                let turn = Turn45(region: region)
+                var turned = [UInt8](repeating: 0, count: turn.side * turn.side)
                 let whole = Viewport.full.pixels(in: frame.size)
                 var oursFound = 0
                 var bareFound = 0
@@ -115,6 +122,7 @@ struct FrameBenchmark {
                     moving.append(try time { movingFound = try both.symbols(in: frame, viewport: .standard, pass: .moving).count })
                     wideLooks.append(try time { _ = try wide.symbols(in: frame, viewport: .full) })
                     turnedLooks.append(try time { _ = try prepared.turnedLook(frame, in: region) })
+                    turns.append(try time { turned.withUnsafeMutableBufferPointer { turn.turn(frame, into: $0) } })
                     plainInTurn.append(
                         try time {
                             let look = plainSchedule.look(secondLooks: false, changed: false)
@@ -135,7 +143,8 @@ struct FrameBenchmark {
                         + pad(String(format: "%.1f", median(fullGates)), 14) + pad(String(format: "%.0f", median(moving)), 11)
                         + pad(String(format: "%.2f", median(moving) / median(viewport)), 11) + pad("\(movingFound)", 14)
                         + pad(String(format: "%.0f", median(wideLooks)), 9) + pad(String(format: "%.2f", median(wideLooks) / median(viewport)), 11)
-                        + pad(String(format: "%.0f", median(turnedLooks)), 11) + String(format: "%.2f", median(turnedLooks) / median(viewport)))
+                        + pad(String(format: "%.0f", median(turnedLooks)), 11) + pad(String(format: "%.2f", median(turnedLooks) / median(viewport)), 11)
+                        + pad(String(format: "%.0f", median(turns)), 9) + String(format: "%.2f", median(turns) / median(turnedLooks)))
             }
         }
     }
