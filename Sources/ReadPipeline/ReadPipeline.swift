@@ -94,10 +94,12 @@ public struct ReadPipeline {
         let look = schedule.look(secondLooks: secondLooks, changed: changed)
         let symbols: [Symbol]
         do {
+            // A short code with bars in its quiet zone is part of a longer one (`QuietZone`).
             symbols =
                 look.skipped
                 ? []
                 : try decoder.symbols(in: frame, viewport: config.viewport, secondLooks: secondLooks, pass: look.pass, narrowed: look.narrowed)
+                    .filter { !QuietZone.hasBars($0, in: frame) }
         } catch {
             return Outcome(error: error)
         }

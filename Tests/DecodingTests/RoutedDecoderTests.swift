@@ -120,43 +120,6 @@ import Testing
         #expect(try decoder.symbols(in: frame, viewport: .standard, pass: .zbar).isEmpty)
     }
 
-    /// A UPC-E or EAN-8 whose end guard is followed by bars, as the middle of a longer code is (ZBar
-    /// read an upside-down UPC-A's middle as the UPC-E `02778488` in the motion benchmark), is no
-    /// read of a stream's looks, though ZBar reads it; the same code with its quiet zones clear is
-    /// one, upright and upside down.
-    @Test(arguments: [(Symbology.upce, "0123456", "01234565"), (.ean8, "9638507", "96385074")], [0.0, 180.0])
-    func aShortCodeWithBarsInItsQuietZoneIsDropped(code: (Symbology, String, String), degrees: Double) throws {
-        let image = Barcodes.turned(try ImageFile.read(path: Barcodes.zint(code.0, code.1, scale: 2)), degrees: degrees, scale: 1)
-        let size = Size(width: 640, height: 480)
-        let clear = Barcodes.centred(image, in: size)
-        let region = Viewport.standard.pixels(in: size)
-        let text = [Array(code.2.utf8)]
-        let decoder = try RoutedDecoder(config: DecoderConfig(), fallback: true, everything: true)
-        #expect(try decoder.decode(clear, in: region, pass: .zbar, secondLooks: false, narrowed: false).map(\.bytes) == text)
-        #expect(try decoder.decode(clear, in: region, pass: .moving, secondLooks: false, narrowed: false).map(\.bytes) == text)
-        // Three bars, 2 px wide and 2 px apart (a module is 4 px), from 2 px past the end guard:
-        // on the right of the upright code, on the left of the one upside down.
-        let middle = size.height / 2
-        let dark = (0..<size.width).filter { clear[$0, middle] < 110 }
-        let (edge, direction) = degrees == 0 ? (dark.max()!, 1) : (dark.min()!, -1)
-        var pixels = (0..<size.height).flatMap { y in (0..<size.width).map { clear[$0, y] } }
-        for bar in 0..<3 {
-            for offset in 0..<2 {
-                let x = edge + direction * (3 + 4 * bar + offset)
-                for y in middle - 20...middle + 20 { pixels[y * size.width + x] = 0 }
-            }
-        }
-        let barred = Frame(width: size.width, height: size.height, pixels: pixels)
-        var zbarConfig = DecoderConfig()
-        zbarConfig.engine = .zbar
-        zbarConfig.symbologies = DecoderEngine.zbar.defaultSymbologies
-        let zbarAlone = try ZBarDecoder(config: zbarConfig).decode(barred, in: region, secondLooks: false)
-        try #require(zbarAlone.map(\.bytes) == text, "ZBar reads the code with bars past its end")
-        #expect(RoutedDecoder.hasBarsInQuietZone(zbarAlone[0], in: barred))
-        #expect(try decoder.decode(barred, in: region, pass: .zbar, secondLooks: false, narrowed: false).isEmpty)
-        #expect(try decoder.decode(barred, in: region, pass: .moving, secondLooks: false, narrowed: false).isEmpty)
-    }
-
     /// A small EAN-13 that both libraries read is reported by ZBar's look of a stream, checked.
     @Test func aSmallEANBothLibrariesReadIsKept() throws {
         let image = try ImageFile.read(path: Barcodes.zint(.ean13, "590123412345", scale: 1))

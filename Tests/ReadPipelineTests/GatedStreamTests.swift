@@ -258,6 +258,23 @@ import Testing
         #expect((stream.reports.last?.frame ?? .max) <= swapped + absence + 3, "read at frame \(stream.reports.last?.frame ?? -1), swapped at \(swapped)")
     }
 
+    /// A UPC-E with bars past its end guard, as the middle of a longer code has, is never reported
+    /// by a stream, whichever engine reads it, though a still image of it reads (`QuietZone`); with
+    /// its quiet zone clear it is reported once.
+    @Test(arguments: [DecoderEngine.zbar, .both])
+    func aShortCodeWithBarsInItsQuietZoneIsNotReported(engine: DecoderEngine) throws {
+        let upce = try ImageFile.read(path: Barcodes.zint(.upce, "0123456", scale: 2))
+        let clear = Barcodes.compose(size: Self.size, background: 200, placing: [(upce, Self.centre(upce))])
+        let barred = Barcodes.barredPastEnd(clear, direction: 1)
+        for (image, reports) in [(clear, ["01234565"]), (barred, [])] {
+            let stream = try Stream(engine: engine)
+            let still = try #require(stream.pipeline.stillSymbols(in: Self.scene([(image, Point(x: 0, y: 0))], layer: 0)))
+            #expect(still.map { String(decoding: $0.bytes, as: UTF8.self) } == ["01234565"], "a still image reads it")
+            for frame in 0..<10 { try stream.feed(Self.scene([(image, Point(x: 0, y: 0))], layer: frame)) }
+            #expect(stream.reports.map(\.text) == reports, "\(engine): \(stream.reports)")
+        }
+    }
+
     /// A code held still through a second of gated frames stays in view: when another code appears
     /// beside it, only the new one is read, with one library as with two.
     @Test(arguments: [DecoderEngine.zbar, .both])

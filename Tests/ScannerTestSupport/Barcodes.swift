@@ -112,6 +112,24 @@ public enum Barcodes {
         return Frame(width: side, height: side, pixels: pixels)
     }
 
+    /// `image` with three bars, 2 px wide and 2 px apart, from 3 px past its code's last bar on the
+    /// right (`direction` 1) or its first on the left (-1), along its middle row, 41 px tall: the
+    /// bars of a longer code past a short one's end.
+    public static func barredPastEnd(_ image: Frame, direction: Int) -> Frame {
+        let middle = image.height / 2
+        let dark = (0..<image.width).filter { image[$0, middle] < 110 }
+        let edge = direction > 0 ? dark.max()! : dark.min()!
+        var pixels = (0..<image.height).flatMap { y in (0..<image.width).map { image[$0, y] } }
+        for bar in 0..<3 {
+            for offset in 0..<2 {
+                let x = edge + direction * (3 + 4 * bar + offset)
+                precondition((0..<image.width).contains(x), "the bars fit in the image")
+                for y in max(middle - 20, 0)...min(middle + 20, image.height - 1) { pixels[y * image.width + x] = 0 }
+            }
+        }
+        return Frame(width: image.width, height: image.height, pixels: pixels)
+    }
+
     /// A frame of `size` with `image` centred on it.
     public static func centred(_ image: Frame, in size: Size, background: UInt8 = 220) -> Frame {
         compose(size: size, background: background, placing: [(image, Point(x: (size.width - image.width) / 2, y: (size.height - image.height) / 2))])

@@ -1,0 +1,47 @@
+import Codes
+import ImageFiles
+import Imaging
+import ScannerTestSupport
+import Testing
+
+@testable import Decoding
+
+@Suite struct QuietZoneTests {
+    /// A UPC-E or EAN-8 whose end guard is followed by bars, as the middle of a longer code is (ZBar
+    /// read an upside-down UPC-A's middle as the UPC-E `02778488` in the motion benchmark), has bars
+    /// in its quiet zone, though ZBar reads it; the same code with its quiet zones clear has none,
+    /// upright and upside down.
+    @Test(arguments: [(Symbology.upce, "0123456", "01234565"), (.ean8, "9638507", "96385074")], [0.0, 180.0])
+    func aShortCodeWithBarsPastItsEndHasBarsInItsQuietZone(code: (Symbology, String, String), degrees: Double) throws {
+        let image = Barcodes.turned(try ImageFile.read(path: Barcodes.zint(code.0, code.1, scale: 2)), degrees: degrees, scale: 1)
+        let size = Size(width: 640, height: 480)
+        let clear = Barcodes.centred(image, in: size)
+        // The bars on the right of the upright code, on the left of the one upside down.
+        let barred = Barcodes.barredPastEnd(clear, direction: degrees == 0 ? 1 : -1)
+        var config = DecoderConfig()
+        config.engine = .zbar
+        config.symbologies = DecoderEngine.zbar.defaultSymbologies
+        let zbar = try ZBarDecoder(config: config)
+        let region = Viewport.standard.pixels(in: size)
+        let text = [Array(code.2.utf8)]
+        let clearRead = try zbar.decode(clear, in: region, secondLooks: false)
+        try #require(clearRead.map(\.bytes) == text)
+        #expect(!QuietZone.hasBars(clearRead[0], in: clear))
+        let barredRead = try zbar.decode(barred, in: region, secondLooks: false)
+        try #require(barredRead.map(\.bytes) == text, "ZBar reads the code with bars past its end")
+        #expect(QuietZone.hasBars(barredRead[0], in: barred))
+    }
+
+    /// A read whose box is narrower than its code at 1 px a module was read from one side only:
+    /// ZBar's lines gave one end. Other symbologies are not checked.
+    @Test func aShortCodeReadFromOneSideOnlyHasBarsInItsQuietZone() {
+        let frame = Frame(width: 200, height: 100, pixels: [UInt8](repeating: 200, count: 200 * 100))
+        func read(_ symbology: Symbology, width: Int) -> Symbol {
+            let box = PixelRect(x: 50, y: 30, width: width, height: 40)
+            return Symbol(symbology: symbology, bytes: Array("01234565".utf8), corners: Corners(box: box, orientation: .up), orientation: .up, quality: 10)
+        }
+        #expect(QuietZone.hasBars(read(.upce, width: 1), in: frame))
+        #expect(!QuietZone.hasBars(read(.upce, width: 102), in: frame))
+        #expect(!QuietZone.hasBars(read(.ean13, width: 1), in: frame))
+    }
+}
