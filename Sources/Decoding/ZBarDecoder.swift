@@ -205,10 +205,11 @@ public final class ZBarDecoder: Decoder {
     /// the number of scan lines that gave that text. A code at the edge of what the camera resolves
     /// (a small, turned or smeared EAN-13) can have a few lines decode to another text whose check
     /// digit happens to hold; ZBar then reports both texts where one code is, the misread on 4
-    /// lines beside the code on 68. Two texts of one linear symbology in one place (`sharesPlace`)
-    /// are one code read two ways: the text on at least twice as many lines
-    /// as any other is kept, and when none leads so, none is kept (the next frame decides). QR, and
-    /// codes further apart, are left alone.
+    /// lines beside the code on 68. Two texts of one linear symbology in one place (`sharesPlace`),
+    /// or an EAN-13 and a UPC-A of two GTINs (a UPC-A is an EAN-13 that starts with 0), are
+    /// one code read two ways: the text on at least twice as many lines as any other is kept, and
+    /// when none leads so, none is kept (the next frame decides). QR, and codes further apart, are
+    /// left alone.
     static func withoutMisreads(_ symbols: [Symbol]) -> [Symbol] {
         let linear = symbols.indices.filter { symbols[$0].symbology != .qr }
         guard linear.count > 1 else { return symbols }
@@ -216,8 +217,7 @@ public final class ZBarDecoder: Decoder {
         for index in linear {
             let symbol = symbols[index]
             let rivals = linear.filter { other in
-                other != index && symbols[other].symbology == symbol.symbology && symbols[other].bytes != symbol.bytes
-                    && symbols[other].sharesPlace(with: symbol)
+                other != index && symbols[other].isRival(of: symbol) && symbols[other].sharesPlace(with: symbol)
             }
             if rivals.contains(where: { symbols[$0].quality * 2 > symbol.quality }) { dropped.insert(index) }
         }
@@ -274,4 +274,13 @@ public final class ZBarDecoder: Decoder {
 
     private static let symbologies: [UInt32: Symbology] = Dictionary(
         uniqueKeysWithValues: symbolTypes.map { ($0.value.rawValue, $0.key) })
+}
+
+extension Symbol {
+    /// Whether this and `other` are two texts one linear code can be read as: one symbology, or
+    /// both EAN-13 or UPC-A, with other data.
+    fileprivate func isRival(of other: Symbol) -> Bool {
+        if let gtin = gtin13, let otherGTIN = other.gtin13 { return gtin != otherGTIN }
+        return symbology == other.symbology && bytes != other.bytes
+    }
 }

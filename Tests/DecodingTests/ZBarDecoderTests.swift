@@ -1,9 +1,10 @@
 import Codes
-import Decoding
 import ImageFiles
 import Imaging
 import ScannerTestSupport
 import Testing
+
+@testable import Decoding
 
 @Suite struct ZBarDecoderTests {
     let decoder: ZBarDecoder
@@ -283,5 +284,23 @@ import Testing
             #expect(try decoder.symbols(in: long, viewport: .full).count == 1, "round \(round)")
             #expect(try decoder.symbols(in: code128, viewport: .full).isEmpty, "round \(round)")
         }
+    }
+
+    /// An EAN-13 and a UPC-A of two GTINs in one place are one code read two ways, as two texts of
+    /// one symbology are: the turned look read a UPC-A smeared across its bars as the UPC-A and as
+    /// the EAN-13 `5488428161711` on one frame. Neither stands unless read on twice the other's
+    /// lines; the one GTIN as EAN-13 and UPC-A is no rival.
+    @Test func anEANAndAUPCAOfTwoGTINsInOnePlaceAreOneCodeReadTwoWays() {
+        func read(_ symbology: Symbology, _ text: String, lines: Int) -> Symbol {
+            let box = PixelRect(x: 100, y: 100, width: 220, height: 60)
+            return Symbol(symbology: symbology, bytes: Array(text.utf8), corners: Corners(box: box, orientation: .up), orientation: .up, quality: lines)
+        }
+        let wrong = read(.ean13, "5488428161711", lines: 6)
+        let right = read(.upca, "499429161711", lines: 11)
+        #expect(ZBarDecoder.withoutMisreads([wrong, right]).isEmpty, "neither on twice the other's lines")
+        let clear = read(.upca, "499429161711", lines: 12)
+        #expect(ZBarDecoder.withoutMisreads([wrong, clear]).map(\.bytes) == [clear.bytes])
+        let same = read(.ean13, "0499429161711", lines: 3)
+        #expect(ZBarDecoder.withoutMisreads([same, right]).count == 2)
     }
 }
