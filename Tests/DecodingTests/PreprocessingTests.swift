@@ -85,6 +85,24 @@ import Testing
         #expect(symbol.orientation == .unknown)
     }
 
+    /// A small UPC-A slanted 36°, smeared 6 px across its bars: turned and resampled, ZBar reads it
+    /// as the EAN-13 `5488428161711` (three 9s of the left half as 8s, the check digit holding),
+    /// as a motion benchmark pass did on most of its frames. Its profile across the bars does not
+    /// read that, so the turned look reports nothing; the code less smeared and slanted 38° is
+    /// read, and its profile agrees.
+    @Test func aTurnedReadOfASmallEANStandsOnlyWhenItsProfileAgrees() throws {
+        let upca = try ImageFile.read(path: Barcodes.zint(.upca, "499429161711", scale: 1, extra: ["--notext", "--height=20"]))
+        func frame(degrees: Double, scale: Double, smear: Int) -> Frame {
+            let turned = Barcodes.turned(upca, degrees: degrees, scale: scale)
+            return Barcodes.motionBlurred(Barcodes.centred(turned, in: Size(width: 640, height: 480), background: 150), length: smear, step: (0, 1))
+        }
+        let decoder = try Self.decoder(.zbar, [.turned])
+        let smeared = try decoder.symbols(in: frame(degrees: 36, scale: 1.15, smear: 6), viewport: .standard)
+        #expect(smeared.allSatisfy { $0.gtin13 == Array("0499429161711".utf8) }, "\(smeared.map { String(decoding: $0.bytes, as: UTF8.self) })")
+        let sharper = try decoder.symbols(in: frame(degrees: 38, scale: 1, smear: 3), viewport: .standard)
+        #expect(sharper.map(\.bytes) == [Array("499429161711".utf8)])
+    }
+
     /// Adds deterministic grain of +-amplitude/2 to every pixel.
     static func grain(_ frame: Frame, amplitude: Int) -> Frame {
         var state: UInt32 = 12345
