@@ -4,12 +4,15 @@ import Imaging
 
 /// Decodes 1D codes and QR with libzbar, reading the frame's luma plane in place.
 ///
-/// The scanner is renewed after every `renewAfterQR` QR symbols. libzbar 0.23.92 never reuses a
-/// QR symbol: its QR decoder asks for a symbol of length 0 and grows the data afterwards, so the
-/// freed symbol lands in a recycle bucket that only longer symbols draw from, and each QR found
-/// stays allocated until the scanner is destroyed (mchehab/zbar#258, "FIXME cap bucket fill").
-/// In a daemon that reads QR codes for years that is unbounded growth; a new scanner costs a few
-/// microseconds.
+/// Each image is scanned by a new libzbar scanner (11 µs to make, against milliseconds for a scan).
+/// A scanner keeps what its EAN decoder read of each half of a code from one image to the next, and
+/// joins a half read later to it: after a frame with a code, a frame showing only that code's right
+/// half, or the right half of another item's code that shares it, reads the first code (in the
+/// motion benchmark, a UPC-A's right half read with the left half of the frame before). And
+/// libzbar 0.23.92 never reuses a QR symbol: its QR decoder asks for a symbol of length 0 and grows
+/// the data afterwards, so the freed symbol lands in a recycle bucket that only longer symbols draw
+/// from, and each QR found stays allocated until the scanner is destroyed (mchehab/zbar#258,
+/// "FIXME cap bucket fill"), which for a daemon reading QR codes for years is unbounded growth.
 public final class ZBarDecoder: Decoder {
     private var scanner: OpaquePointer
     private var image: OpaquePointer
@@ -26,10 +29,8 @@ public final class ZBarDecoder: Decoder {
     private var half: [UInt8] = []
     /// The viewport turned 45° for the turned pass, reused from frame to frame.
     private var turnedPixels: [UInt8] = []
-    /// QR symbols the current scanner has found, each held by libzbar until it is destroyed.
-    private var qrSinceRenewal = 0
-    /// QR symbols after which the scanner is renewed: at most a few dozen KiB held.
-    public static let renewAfterQR = 128
+    /// The current scanner has scanned an image: the next is scanned by a new one.
+    private var scanned = false
 
     /// The symbologies libzbar can read.
     public static let supported: Set<Symbology> = Set(symbolTypes.keys)
@@ -82,15 +83,16 @@ public final class ZBarDecoder: Decoder {
         return (scanner, image)
     }
 
-    /// A fresh scanner and image with the same settings; the old ones, and every symbol libzbar
-    /// kept for them, are freed. Keeps the old pair if a new one cannot be made.
+    /// A fresh scanner and image with the same settings, the inverted rescan as it is; the old
+    /// ones, and every symbol libzbar kept for them, are freed. Keeps the old pair if a new one
+    /// cannot be made.
     private func renew() {
         guard let (newScanner, newImage) = try? Self.makeScanner(symbologies: symbologies, lengths: lengths, lineSpacing: lineSpacing) else { return }
         zbar_image_destroy(image)
         zbar_image_scanner_destroy(scanner)
         (scanner, image) = (newScanner, newImage)
-        invertedOn = false
-        qrSinceRenewal = 0
+        if invertedOn { zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_TEST_INVERTED, 1) }
+        scanned = false
     }
 
     public func decode(_ frame: Frame, in region: PixelRect, secondLooks: Bool) throws(DecoderError) -> [Symbol] {
@@ -100,7 +102,6 @@ public final class ZBarDecoder: Decoder {
     /// `turning`: the turned look is one of the second looks (when `preprocessing` has it). A
     /// stream's still scene leaves it out: see RoutedDecoder.
     public func decode(_ frame: Frame, in region: PixelRect, secondLooks: Bool, turning: Bool) throws(DecoderError) -> [Symbol] {
-        if qrSinceRenewal >= Self.renewAfterQR { renew() }
         // ZBar inverts and rescans by itself when a pass found nothing.
         if invertedOn != (inverted && secondLooks) {
             invertedOn.toggle()
@@ -208,6 +209,8 @@ public final class ZBarDecoder: Decoder {
 
     /// Every text ZBar reported on the image, misreads and all (`withoutMisreads` settles them).
     private func scan(_ pixels: UnsafeRawPointer, count: Int, width: Int, height: Int, crop: PixelRect, sequence: UInt64) throws(DecoderError) -> [Symbol] {
+        if scanned { renew() }
+        scanned = true
         zbar_image_set_size(image, UInt32(width), UInt32(height))
         zbar_image_set_crop(image, UInt32(crop.x), UInt32(crop.y), UInt32(crop.width), UInt32(crop.height))
         zbar_image_set_data(image, pixels, UInt(count), nil)
@@ -218,7 +221,6 @@ public final class ZBarDecoder: Decoder {
         var symbols: [Symbol] = []
         var next = zbar_image_first_symbol(image)
         while let symbol = next {
-            if zbar_symbol_get_type(symbol) == ZBAR_QRCODE { qrSinceRenewal += 1 }
             if var converted = Self.symbol(from: symbol), symbologies.contains(converted.symbology), !converted.bytes.isEmpty {
                 // Lines of the image, not scan lines: a scan of every 4th line stands for 4 each.
                 converted.quality *= Int(lineSpacing)
