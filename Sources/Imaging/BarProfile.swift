@@ -1,5 +1,3 @@
-import Glibc
-
 /// A linear code seen across its bars: the mean of lines along its axis, over a band of its bars'
 /// height, sampled every half pixel.
 ///
@@ -10,8 +8,8 @@ import Glibc
 public struct BarProfile: Sendable {
     /// The profile, left to right along the axis.
     public let samples: [UInt8]
-    /// The axis's angle from the frame's rows, in radians, as the gradients give it.
-    public let angle: Double
+    /// The axis as a unit vector (x, y) in the frame, as the gradients give it (either way along it).
+    public let axis: (x: Double, y: Double)
 
     /// The profile of the bars about `box`'s centre: the axis measured over `box` (its pixels'
     /// gradients), the lines `reach` px each way from the centre, over `band` px each side of it.
@@ -33,9 +31,14 @@ public struct BarProfile: Sendable {
                 (xx, yy, xy) = (xx + Double(gx * gx), yy + Double(gy * gy), xy + Double(gx * gy))
             }
         }
-        guard xx + yy > 0 else { return nil }
-        angle = 0.5 * atan2(2 * xy, xx - yy)
-        let (c, s) = (cos(angle), sin(angle))
+        // The tensor's main direction at twice its angle is (xx - yy, 2xy); the half angle's
+        // cosine and sine follow without trigonometry.
+        let double = ((xx - yy) * (xx - yy) + 4 * xy * xy).squareRoot()
+        guard double > 0 else { return nil }
+        let cosine2 = (xx - yy) / double
+        let c = ((1 + cosine2) / 2).squareRoot()
+        let s = (xy < 0 ? -1.0 : 1.0) * ((1 - cosine2) / 2).squareRoot()
+        axis = (c, s)
         // Pixel-index coordinates: a pixel's centre is its index.
         let centreX = Double(box.x) + Double(box.width - 1) / 2
         let centreY = Double(box.y) + Double(box.height - 1) / 2

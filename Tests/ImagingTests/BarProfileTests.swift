@@ -25,9 +25,10 @@ import Testing
         let frame = Self.bars(degrees: degrees, width: 2.5, count: 21)
         let profile = try #require(BarProfile(frame: frame, around: PixelRect(x: 80, y: 80, width: 40, height: 40), reach: 60))
         // The axis is a line: 36° and 216° are one.
-        var error = abs(profile.angle * 180 / .pi - degrees).truncatingRemainder(dividingBy: 180)
+        let angle = atan2(profile.axis.y, profile.axis.x) * 180 / .pi
+        var error = abs(angle - degrees).truncatingRemainder(dividingBy: 180)
         error = min(error, 180 - error)
-        #expect(error < 1, "angle \(profile.angle * 180 / .pi)°")
+        #expect(error < 1, "angle \(angle)°")
         #expect(profile.samples.count == 240)
         // Dark runs of the profile (two samples a pixel): one per dark bar, each about 5 samples long.
         var runs: [Int] = []
