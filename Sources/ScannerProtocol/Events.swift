@@ -137,7 +137,9 @@ public struct StatusReply: Codable, Sendable {
     public let awaiting: Int
     /// Connections with a `watch` running.
     public let watchers: Int
-    /// Decode time quantiles in milliseconds (bucket upper bounds), when anything was decoded.
+    /// Decode time quantiles in milliseconds (bucket upper bounds), when anything was decoded. One in
+    /// the +Inf bucket is given as the highest finite bound, as Prometheus's `histogram_quantile`
+    /// does: JSON has no number for infinity.
     public let decodeMsP50: Double?
     public let decodeMsP99: Double?
     /// Outputs besides the socket.
@@ -158,8 +160,9 @@ public struct StatusReply: Codable, Sendable {
         self.clients = clients
         self.held = held
         self.outputs = outputs
-        decodeMsP50 = counters.decodeQuantile(0.5).map { $0 * 1000 }
-        decodeMsP99 = counters.decodeQuantile(0.99).map { $0 * 1000 }
+        let highest = CounterSnapshot.decodeBuckets.last ?? 1
+        decodeMsP50 = counters.decodeQuantile(0.5).map { min($0, highest) * 1000 }
+        decodeMsP99 = counters.decodeQuantile(0.99).map { min($0, highest) * 1000 }
     }
 
     enum CodingKeys: String, CodingKey {

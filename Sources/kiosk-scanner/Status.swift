@@ -70,8 +70,10 @@ struct Status: ParsableCommand {
         func breakdown(_ entries: [String: Int]) -> String {
             entries.isEmpty ? "" : " (" + entries.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")"
         }
+        // The highest bound also stands for the +Inf bucket: all that is known then is the bound below.
+        let bounds = CounterSnapshot.decodeBuckets.map { $0 * 1000 }
         let decode = [("p50", status.decodeMsP50), ("p99", status.decodeMsP99)].compactMap { name, value in
-            value.map { "\(name) <= \($0) ms" }
+            value.map { $0 == bounds.last && bounds.count > 1 ? "\(name) > \(bounds[bounds.count - 2]) ms" : "\(name) <= \($0) ms" }
         }
         var lines = [
             "camera      \(state.camera)  \(state.device)  \(state.format ?? "")",

@@ -66,6 +66,36 @@ import Testing
         #expect(reply.status?.decodeMsP50 == 2, "the bucket of 2 ms holds every decode")
     }
 
+    /// A daemon whose decodes took over a second (a debug build under emulation did) has its
+    /// quantiles in the +Inf bucket, which JSON cannot carry: `status` once answered `{}` then,
+    /// and the client waited for a reply that never came.
+    @Test func aStatusReplyWithDecodesOverTheLastBucketIsStillAReply() throws {
+        var counters = CounterSnapshot()
+        counters.decodeHistogram[CounterSnapshot.decodeBuckets.count] = 3
+        let state = StateEvent(
+            camera: "streaming", device: "/dev/video0", detail: nil, format: nil, torch: false,
+            torchMode: .auto, mode: .presentation, paused: true, scanning: false)
+        let line = Event.reply("status", ok: true, status: StatusReply(state: state, counters: counters, clients: 1, held: 0, outputs: []), encoder: .forEvents())
+        let reply = try JSONDecoder.forEvents().decode(Reply.self, from: Data(line.utf8))
+        #expect(reply.command == "status" && reply.ok)
+        // As Prometheus's histogram_quantile does: the highest finite bound.
+        #expect(reply.status?.decodeMsP99 == 1000 && reply.status?.decodeMsP50 == 1000)
+        #expect(reply.status?.counters == counters)
+    }
+
+    /// Nothing a line carries can make it fail to encode: a float that JSON has no number for is
+    /// written as a string, and the line still decodes.
+    @Test func aNonFiniteNumberDoesNotEmptyALine() throws {
+        var counters = CounterSnapshot()
+        counters.decodeSeconds = .infinity
+        let state = StateEvent(
+            camera: "streaming", device: "/dev/video0", detail: nil, format: nil, torch: false,
+            torchMode: .auto, mode: .presentation, paused: false, scanning: true)
+        let line = Event.reply("status", ok: true, status: StatusReply(state: state, counters: counters, clients: 1, held: 0, outputs: []), encoder: .forEvents())
+        let reply = try JSONDecoder.forEvents().decode(Reply.self, from: Data(line.utf8))
+        #expect(reply.command == "status" && reply.status?.counters.decodeSeconds == .infinity)
+    }
+
     /// The pixels go in after encoding, as base64 in the `luma` field, and come out as they went in.
     @Test func aFrameEventCarriesItsPixels() throws {
         let pixels: [UInt8] = (0..<12).map { UInt8($0 * 20) }
