@@ -11,6 +11,8 @@ public final class ZXingDecoder: Decoder {
     private let symbologies: Set<Symbology>
     /// Only those ZBar cannot read, for engine both once ZBar has found something.
     private let zbarCannot: OpaquePointer?
+    /// Only the linear codes, with tryRotate (`Pass.columns`).
+    private let linear: OpaquePointer?
     /// Whether every enabled symbology is one that only zxing-cpp reads (then `all` is `zbarCannot`'s set).
     private let onlyZXingCodes: Bool
     private let lengths: [Symbology: LengthLimit]
@@ -27,6 +29,11 @@ public final class ZXingDecoder: Decoder {
         all = Self.options(config.symbologies)
         symbologies = config.symbologies
         zbarCannot = Self.options(config.symbologies.intersection(DecoderEngine.zxingOnly))
+        linear = Self.options(config.symbologies.subtracting(Self.matrixCodes))
+        if let linear {
+            ZXing_ReaderOptions_setTryRotate(linear, true)
+            ZXing_ReaderOptions_setBinarizer(linear, ZXing_Binarizer_LocalAverage)
+        }
         onlyZXingCodes = config.symbologies.isSubset(of: DecoderEngine.zxingOnly)
         lengths = config.lengths
         binarizerPass = config.preprocessing.contains(.binarizer)
@@ -36,7 +43,12 @@ public final class ZXingDecoder: Decoder {
     deinit {
         ZXing_ReaderOptions_delete(all)
         ZXing_ReaderOptions_delete(zbarCannot)
+        ZXing_ReaderOptions_delete(linear)
     }
+
+    /// The 2D codes (stacked and matrix), which zxing-cpp finds whatever their turn (a Data Matrix
+    /// needs tryRotate past 45°, and gets it in `decode(_:in:pass:linearCodes:)`).
+    private static let matrixCodes: Set<Symbology> = [.qr, .microqr, .rmqr, .pdf417, .datamatrix, .aztec]
 
     /// Reader options for `symbologies`, or nil when there is nothing to look for.
     private static func options(_ symbologies: Set<Symbology>) -> OpaquePointer? {
@@ -70,10 +82,17 @@ public final class ZXingDecoder: Decoder {
         /// the config's second looks ask. tryRotate is the dearest option (it doubles the cost of a
         /// pass, decode-bench frames) and only a code turned 90° needs it.
         case second
+        /// The linear codes alone, with tryRotate: a code turned about 90°, whose bars run along the
+        /// rows. For a moving scene, whose frames get no second looks.
+        case columns
     }
 
     /// One pass; without `linearCodes`, only the symbologies ZBar cannot read are looked for.
     public func decode(_ frame: Frame, in region: PixelRect, pass: Pass, linearCodes: Bool) throws(DecoderError) -> [Symbol] {
+        if pass == .columns {
+            guard linearCodes, let linear else { return [] }
+            return try read(frame, in: region, with: linear)
+        }
         guard let options = linearCodes ? all : zbarCannot else { return [] }
         let second = pass == .second
         // zxing-cpp 3.1.1 finds a Data Matrix turned more than about 45° only with tryRotate, which
