@@ -228,7 +228,8 @@ import Testing
         let code = Barcodes.turned(ean, degrees: 90, scale: 0.85)
         let y = Self.centre(code).y
         let frames = (0..<12).map { step in
-            let smeared = Barcodes.motionBlurred(Barcodes.compose(size: Self.size, background: 200, placing: [(code, Point(x: 100 + 8 * step, y: y))]), length: 8)
+            let smeared = Barcodes.motionBlurred(
+                Barcodes.compose(size: Self.size, background: 200, placing: [(code, Point(x: 100 + 8 * step, y: y))]), length: 8)
             let lens = Barcodes.motionBlurred(Barcodes.motionBlurred(smeared, length: 2, step: (0, 1)), length: 2, step: (0, 1))
             return Self.scene([(lens, Point(x: 0, y: 0))], layer: step)
         }

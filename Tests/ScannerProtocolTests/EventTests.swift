@@ -75,7 +75,8 @@ import Testing
         let state = StateEvent(
             camera: "streaming", device: "/dev/video0", detail: nil, format: nil, torch: false,
             torchMode: .auto, mode: .presentation, paused: true, scanning: false)
-        let line = Event.reply("status", ok: true, status: StatusReply(state: state, counters: counters, clients: 1, held: 0, outputs: []), encoder: .forEvents())
+        let line = Event.reply(
+            "status", ok: true, status: StatusReply(state: state, counters: counters, clients: 1, held: 0, outputs: []), encoder: .forEvents())
         let reply = try JSONDecoder.forEvents().decode(Reply.self, from: Data(line.utf8))
         #expect(reply.command == "status" && reply.ok)
         // As Prometheus's histogram_quantile does: the highest finite bound.
@@ -91,7 +92,8 @@ import Testing
         let state = StateEvent(
             camera: "streaming", device: "/dev/video0", detail: nil, format: nil, torch: false,
             torchMode: .auto, mode: .presentation, paused: false, scanning: true)
-        let line = Event.reply("status", ok: true, status: StatusReply(state: state, counters: counters, clients: 1, held: 0, outputs: []), encoder: .forEvents())
+        let line = Event.reply(
+            "status", ok: true, status: StatusReply(state: state, counters: counters, clients: 1, held: 0, outputs: []), encoder: .forEvents())
         let reply = try JSONDecoder.forEvents().decode(Reply.self, from: Data(line.utf8))
         #expect(reply.command == "status" && reply.status?.counters.decodeSeconds == .infinity)
     }
