@@ -72,12 +72,7 @@ import Testing
     @Test func aStatusReplyWithDecodesOverTheLastBucketIsStillAReply() throws {
         var counters = CounterSnapshot()
         counters.decodeHistogram[CounterSnapshot.decodeBuckets.count] = 3
-        let state = StateEvent(
-            camera: "streaming", device: "/dev/video0", detail: nil, format: nil, torch: false,
-            torchMode: .auto, mode: .presentation, paused: true, scanning: false)
-        let line = Event.reply(
-            "status", ok: true, status: StatusReply(state: state, counters: counters, clients: 1, held: 0, outputs: []), encoder: .forEvents())
-        let reply = try JSONDecoder.forEvents().decode(Reply.self, from: Data(line.utf8))
+        let reply = try Self.statusRoundTrip(counters)
         #expect(reply.command == "status" && reply.ok)
         // As Prometheus's histogram_quantile does: the highest finite bound.
         #expect(reply.status?.decodeMsP99 == 1000 && reply.status?.decodeMsP50 == 1000)
@@ -89,13 +84,18 @@ import Testing
     @Test func aNonFiniteNumberDoesNotEmptyALine() throws {
         var counters = CounterSnapshot()
         counters.decodeSeconds = .infinity
+        let reply = try Self.statusRoundTrip(counters)
+        #expect(reply.command == "status" && reply.status?.counters.decodeSeconds == .infinity)
+    }
+
+    /// A status reply with `counters`, encoded as the daemon sends it and decoded as `status` reads it.
+    static func statusRoundTrip(_ counters: CounterSnapshot) throws -> Reply {
         let state = StateEvent(
             camera: "streaming", device: "/dev/video0", detail: nil, format: nil, torch: false,
             torchMode: .auto, mode: .presentation, paused: false, scanning: true)
-        let line = Event.reply(
-            "status", ok: true, status: StatusReply(state: state, counters: counters, clients: 1, held: 0, outputs: []), encoder: .forEvents())
-        let reply = try JSONDecoder.forEvents().decode(Reply.self, from: Data(line.utf8))
-        #expect(reply.command == "status" && reply.status?.counters.decodeSeconds == .infinity)
+        let status = StatusReply(state: state, counters: counters, clients: 1, held: 0, outputs: [])
+        let line = Event.reply("status", ok: true, status: status, encoder: .forEvents())
+        return try JSONDecoder.forEvents().decode(Reply.self, from: Data(line.utf8))
     }
 
     /// The pixels go in after encoding, as base64 in the `luma` field, and come out as they went in.
