@@ -24,6 +24,9 @@ import Imaging
 ///
 /// Which of the decoder's looks takes a decoded frame is the `LookSchedule`'s choice; the gate
 /// decodes a frame the schedule still owes a look (`owed`) whether it changed or not.
+///
+/// Where the frame changed (`changeCentre`) is what the scene's motion is measured from
+/// (`SceneMotion`).
 public struct ChangeGate: Sendable {
     public var config: GatingConfig
     private var reference: [Int16] = []
@@ -37,6 +40,17 @@ public struct ChangeGate: Sendable {
     private var tileCounts: [Int] = []
     private var lastDecode: Double = -.infinity
     private var lastSecondLook: Double = -.infinity
+    /// Where the last frame compared changed from the reference, in frame pixels: the centre of
+    /// its changed tiles, each weighted by how far its change passed the threshold; nil when it did
+    /// not change (or was not compared: the first frame, the gate off).
+    public private(set) var changeCentre: Sample?
+
+    /// A place in the frame, in pixels, with a fraction.
+    public struct Sample: Sendable, Hashable {
+        public var x: Double
+        public var y: Double
+        public init(x: Double, y: Double) { (self.x, self.y) = (x, y) }
+    }
 
     public init(config: GatingConfig) {
         self.config = config
@@ -46,6 +60,7 @@ public struct ChangeGate: Sendable {
     /// reference. `owed`: the look schedule owes this frame a look at the scene of the last full
     /// decode, so it is decoded, changed or not.
     public mutating func decide(_ frame: Frame, viewport: PixelRect, at time: Double, owed: Bool = false) -> GateDecision {
+        changeCentre = nil
         let changed = config.enabled ? sampleAndCompare(frame, viewport) : true
         if owed {
             adoptSample()
@@ -86,9 +101,14 @@ public struct ChangeGate: Sendable {
         let size = Size(width: viewport.width, height: viewport.height)
         defer { referenceSize = size }
         guard size == referenceSize, sample.count == reference.count, !sample.isEmpty else { return true }
-        return Self.changedTiles(
+        var centre: Sample?
+        let changed = Self.changedTiles(
             sample, reference, columns: columns, tiles: config.tiles, threshold: config.threshold,
-            sums: &tileSums, counts: &tileCounts) > 0
+            sums: &tileSums, counts: &tileCounts, centre: &centre)
+        if let centre {
+            changeCentre = Sample(x: Double(viewport.x) + centre.x * Double(viewport.width), y: Double(viewport.y) + centre.y * Double(viewport.height))
+        }
+        return changed > 0
     }
 
     /// How many tiles of the two grids changed. A tile's change is the mean absolute difference of
@@ -96,8 +116,13 @@ public struct ChangeGate: Sendable {
     /// passing shadow), less the scene's noise floor: the lower quartile of the tiles' changes, at
     /// most `threshold`. A tile changed when that is above `threshold`. Sensor noise of ±3 grey
     /// levels gives every tile a change of about 2, which the floor takes out; a code swapped for
-    /// another changes its tiles by tens of levels.
-    static func changedTiles(_ a: [Int16], _ b: [Int16], columns: Int, tiles: Int, threshold: Double, sums: inout [Int], counts: inout [Int]) -> Int {
+    /// another changes its tiles by tens of levels. `centre`: the changed tiles' centre, each
+    /// weighted by how far its change passed the threshold, as fractions of the grid's width and
+    /// height; nil when none changed.
+    static func changedTiles(
+        _ a: [Int16], _ b: [Int16], columns: Int, tiles: Int, threshold: Double, sums: inout [Int], counts: inout [Int], centre: inout Sample?
+    ) -> Int {
+        centre = nil
         guard !a.isEmpty, columns > 0 else { return 0 }
         let rows = a.count / columns
         let across = min(tiles, columns)
@@ -136,14 +161,24 @@ public struct ChangeGate: Sendable {
                 }
             }
         }
-        // The tiles' mean changes (in sixteenths), in place of the shifts, sorted for the floor.
+        // The tiles' mean changes (in sixteenths), in place of the shifts; sorted for the floor
+        // in the second half, which the sums are done with.
         for tile in 0..<count { sums[tile] = counts[tile] > 0 ? sums[count + tile] * 16 / counts[tile] : 0 }
-        sums[0..<count].sort()
+        for tile in 0..<count { sums[count + tile] = sums[tile] }
+        sums[count..<(2 * count)].sort()
         // With fewer than four tiles there is no quartile to speak of: no floor (one tile is the
         // single mean over the viewport of the gate before 2026-11-24).
-        let floor = count < 4 ? 0 : min(Double(sums[count / 4]) / 16, threshold)
-        var changed = 0
-        for tile in 0..<count where Double(sums[tile]) / 16 - floor > threshold { changed += 1 }
+        let floor = count < 4 ? 0 : min(Double(sums[count + count / 4]) / 16, threshold)
+        var (changed, weight, x, y) = (0, 0.0, 0.0, 0.0)
+        for tile in 0..<count {
+            let over = Double(sums[tile]) / 16 - floor - threshold
+            guard over > 0 else { continue }
+            changed += 1
+            weight += over
+            x += over * (Double(tile % across) + 0.5) / Double(across)
+            y += over * (Double(tile / across) + 0.5) / Double(down)
+        }
+        if weight > 0 { centre = Sample(x: x / weight, y: y / weight) }
         return changed
     }
 

@@ -30,6 +30,7 @@ public struct ReadPipeline {
     private var gate: ChangeGate
     private var schedule: LookSchedule
     private var tracker: Tracker
+    private var motion = SceneMotion()
     private var pack: PackMerger
     private var wasScanning = false
     /// A read ended the trigger session: the next scanning frame starts a new one, even when the
@@ -88,9 +89,11 @@ public struct ReadPipeline {
             case .decode(let secondLooks, let changed) = gate.decide(
                 frame, viewport: config.viewport.pixels(in: frame.size), at: time, owed: schedule.owesLook)
         else {
+            motion.follow(nil, at: time)
             tracker.touch(at: time)
             return Outcome(gated: true)
         }
+        motion.follow(gate.changeCentre, at: time)
         let look = schedule.look(secondLooks: secondLooks, changed: changed)
         let symbols: [Symbol]
         do {
@@ -104,7 +107,8 @@ public struct ReadPipeline {
             return Outcome(error: error)
         }
         schedule.found(symbols, by: look)
-        let tracked = tracker.update(with: symbols, at: time, look: look.index, changed: changed, everyLook: look.pass == .moving)
+        let tracked = tracker.update(
+            with: symbols, at: time, look: look.index, changed: changed, everyLook: look.pass == .moving, sceneVelocity: motion.velocity)
         // A code still to be decided (a first sighting to confirm, a misread while the code in its
         // place is in view) owes a look at the next frame, still or not: a code put down is read
         // then, not at the gate's timer.
@@ -155,6 +159,7 @@ public struct ReadPipeline {
     /// The next frame is decoded, and is a new scene's first look.
     private mutating func restart() {
         gate.reset()
+        motion = SceneMotion()
         schedule.reset()
     }
 

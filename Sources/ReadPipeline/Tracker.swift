@@ -20,7 +20,8 @@ import Imaging
 /// `absence`. When it is read again within `continuation` seconds where its motion so far would have
 /// taken it, it is the same pass, not a new read: a second item with the same code enters from the
 /// edge, not where the first was heading. A code that stood still and is read again where it was is
-/// a new read, as before.
+/// a new read, as before. A code found whole on one frame only has no motion of its own: the
+/// scene's, when it was moving then (`SceneMotion`), says where it was heading.
 ///
 /// Two linear codes cannot lie in one place at once. A linear code with no track found where a
 /// linear code was found on at least two frames, the last of them within `misreadSeconds`, is a
@@ -30,6 +31,14 @@ import Imaging
 /// one frame), which is not confirmed either, and an EAN-13 or UPC-A with one half of the other's
 /// digits.
 public struct Tracker: Sendable {
+    /// A velocity in pixels a second.
+    public struct Velocity: Sendable, Hashable {
+        public var x: Double
+        public var y: Double
+        public init(x: Double, y: Double) { (self.x, self.y) = (x, y) }
+        var speed: Double { (x * x + y * y).squareRoot() }
+    }
+
     /// A code that has been seen recently.
     public struct Track: Sendable, Hashable {
         /// The code as last seen: its data, and where it was then.
@@ -51,14 +60,17 @@ public struct Tracker: Sendable {
         /// largest), where and when: the code's motion. A part's centre is not the code's.
         var firstWhole: Sighting
         var lastWhole: Sighting
+        /// The scene's motion at the latest sighting, when it moved.
+        var sceneVelocity: Velocity?
 
         struct Sighting: Sendable, Hashable {
             var centre: Point
             var time: Double
         }
 
-        init(symbol: Symbol, at time: Double, unconfirmed: Bool = false, moving: Bool = false) {
+        init(symbol: Symbol, at time: Double, unconfirmed: Bool = false, moving: Bool = false, sceneVelocity: Velocity? = nil) {
             (self.symbol, lastSeen, lastReported, self.unconfirmed, sighted, self.moving) = (symbol, time, time, unconfirmed, time, moving)
+            self.sceneVelocity = sceneVelocity
             let box = symbol.corners.bounds
             size = Size(width: box.width, height: box.height)
             firstWhole = Sighting(centre: symbol.corners.centre, time: time)
@@ -115,22 +127,32 @@ public struct Tracker: Sendable {
         /// motion would have taken it. The track must have moved: by at least a quarter of the
         /// code's size between its first and its latest sighting of the whole code. `symbol` must
         /// lie within half the way the motion has taken it since, plus half its size, of where it
-        /// leads: a sighting of part of a code has its centre up to half a code away.
+        /// leads: a sighting of part of a code has its centre up to half a code away. A code found
+        /// whole on one frame only takes the scene's motion then, when that would have taken it more
+        /// than a code's size by `time`: one read again where it was is then a new read.
         func continues(to symbol: Symbol, at time: Double) -> Bool {
             guard !unconfirmed else { return false }
+            let extent = Double(max(size.width, size.height))
             // A linear code last seen while the scene moved, and found again over where it was: one
             // read only now and then as it moves (on a few lines, whose centre is not the code's).
-            // Not a 2D code: one shown again in its place is a new read, as before.
-            if moving, symbol.misreadsInPlace, place.overlaps(symbol.corners.bounds, margin: max(size.width, size.height) / 4) {
+            // Not a 2D code: one shown again in its place is a new read, as before. Nor when the
+            // scene's motion would have taken it more than its size away since: that is a second
+            // item swiped the same way.
+            let carried = sceneVelocity.map { $0.speed * (time - sighted) > extent } ?? false
+            if moving, !carried, symbol.misreadsInPlace, place.overlaps(symbol.corners.bounds, margin: max(size.width, size.height) / 4) {
                 return true
             }
             let span = lastWhole.time - firstWhole.time
-            guard span > 0 else { return false }
-            let (dx, dy) = (Double(lastWhole.centre.x - firstWhole.centre.x), Double(lastWhole.centre.y - firstWhole.centre.y))
-            let extent = Double(max(size.width, size.height))
-            guard (dx * dx + dy * dy).squareRoot() >= extent / 4 else { return false }
-            let (vx, vy) = (dx / span, dy / span)
             let gap = time - lastWhole.time
+            let (vx, vy): (Double, Double)
+            if span > 0 {
+                let (dx, dy) = (Double(lastWhole.centre.x - firstWhole.centre.x), Double(lastWhole.centre.y - firstWhole.centre.y))
+                guard (dx * dx + dy * dy).squareRoot() >= extent / 4 else { return false }
+                (vx, vy) = (dx / span, dy / span)
+            } else {
+                guard let scene = sceneVelocity, scene.speed * gap > extent else { return false }
+                (vx, vy) = (scene.x, scene.y)
+            }
             let travelled = (vx * vx + vy * vy).squareRoot() * gap
             let centre = symbol.corners.centre
             let (ex, ey) = (
@@ -176,7 +198,10 @@ public struct Tracker: Sendable {
     /// decode) shows the same scene: the codes of the last decode stay in view whatever this decode
     /// finds, so a code held still is never reported twice because one decode missed it. `everyLook`:
     /// every library read this frame (a moving scene's), so it shows all that is in view.
-    public mutating func update(with symbols: [Symbol], at time: Double, look: Int = 0, changed: Bool = true, everyLook: Bool = false) -> Outcome {
+    /// `sceneVelocity`: how the scene moved up to this frame (`SceneMotion`), nil when it did not.
+    public mutating func update(
+        with symbols: [Symbol], at time: Double, look: Int = 0, changed: Bool = true, everyLook: Bool = false, sceneVelocity: Velocity? = nil
+    ) -> Outcome {
         while inLastFrame.count <= look { inLastFrame.append([]) }
         if everyLook && changed {
             for index in inLastFrame.indices where index != look { inLastFrame[index].removeAll(keepingCapacity: true) }
@@ -224,6 +249,7 @@ public struct Tracker: Sendable {
                 track.lastSeen = time
                 track.sight(symbol, at: time)
                 track.moving = everyLook
+                track.sceneVelocity = sceneVelocity
                 if track.unconfirmed {
                     // A second decoded frame: confirmed and reported now; the same frame again: still waiting.
                     if confirmed {
@@ -240,10 +266,10 @@ public struct Tracker: Sendable {
                 }
                 tracks[key] = track
             } else if config.needsSecondFrame(symbol) {
-                tracks[key] = Track(symbol: symbol, at: time, unconfirmed: true, moving: everyLook)
+                tracks[key] = Track(symbol: symbol, at: time, unconfirmed: true, moving: everyLook, sceneVelocity: sceneVelocity)
                 outcome.unconfirmed += 1
             } else {
-                tracks[key] = Track(symbol: symbol, at: time, moving: everyLook)
+                tracks[key] = Track(symbol: symbol, at: time, moving: everyLook, sceneVelocity: sceneVelocity)
                 outcome.new.append(symbol)
             }
         }

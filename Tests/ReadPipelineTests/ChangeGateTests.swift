@@ -118,4 +118,31 @@ import Testing
         var always = ChangeGate(config: off)
         #expect(always.decide(Self.scene(), viewport: Self.region, at: 0) == .decode(secondLooks: true))
     }
+
+    /// Where a frame changed is where the card moved: the centre of the changed tiles follows a
+    /// card slid across the viewport, and an unchanged frame has none.
+    @Test func theChangeCentreFollowsWhatMoves() {
+        func card(at x: Int) -> Frame {
+            var pixels = [UInt8](repeating: 120, count: Self.size.width * Self.size.height)
+            for row in 100..<140 {
+                for column in x..<(x + 40) { pixels[row * Self.size.width + column] = (column / 4 + row / 4) % 2 == 0 ? 20 : 230 }
+            }
+            return Frame(width: Self.size.width, height: Self.size.height, pixels: pixels)
+        }
+        var gate = Self.gate()
+        // The viewport is x 70 to 250: the card lies in it from the first frame on.
+        _ = gate.decide(card(at: 72), viewport: Self.region, at: 0)
+        #expect(gate.changeCentre == nil, "the first frame has nothing to compare with")
+        var centres: [Double] = []
+        for (index, x) in stride(from: 88, through: 200, by: 16).enumerated() {
+            _ = gate.decide(card(at: x), viewport: Self.region, at: Double(index + 1) / 30)
+            guard let centre = gate.changeCentre else { break }
+            centres.append(centre.x)
+            // The card's rows are 100 to 140.
+            #expect(abs(centre.y - 120) < 30, "\(centre)")
+        }
+        #expect(centres.count == 8 && centres == centres.sorted() && centres.last! - centres.first! > 80, "\(centres)")
+        _ = gate.decide(card(at: 200), viewport: Self.region, at: 1)
+        #expect(gate.changeCentre == nil)
+    }
 }

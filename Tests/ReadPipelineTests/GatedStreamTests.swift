@@ -217,6 +217,38 @@ import Testing
         }
     }
 
+    /// A QR code swiped past at 8 px a frame, sharp on one frame and smeared beyond reading for the
+    /// 20 after (longer than the absence), then sharp again where the swipe took it: one read. The
+    /// first sighting gives the code no motion of its own; the scene's, from where the frames
+    /// changed, says where it was heading. An EAN-13 swiped the same way twice, read on one frame of
+    /// each swipe in the same place, is two items: the scene's motion had taken the first away.
+    @Test func aSwipeReadOnOneFrameAndAgainFurtherOnIsOneRead() throws {
+        /// Frames of `code` swiped in from the left edge, `speed` px a frame, sharp on the steps in
+        /// `sharp` and smeared by 40 px on the others, until it has left.
+        func swipe(_ stream: Stream, _ code: Frame, speed: Int, sharp: Set<Int>) throws {
+            let blurred = Barcodes.motionBlurred(code, length: 40)
+            let y = (Self.size.height - code.height) / 2
+            var step = 0
+            while 10 + speed * step < Self.size.width {
+                let image = sharp.contains(step) ? code : blurred
+                try stream.feed(Self.scene([(image, Point(x: 10 + speed * step, y: y))], layer: stream.frame))
+                step += 1
+            }
+        }
+        let (qr, text) = try Self.code(.qr, "SWIPED-ONCE")
+        let once = try Stream()
+        for frame in 0..<10 { try once.feed(Self.scene([], layer: frame)) }
+        try swipe(once, qr, speed: 8, sharp: [4, 24])
+        for _ in 0..<3 { try once.feed(Self.scene([], layer: once.frame)) }
+        #expect(once.reports.map(\.text) == [text], "\(once.reports)")
+        let (ean, digits) = try Self.code(.ean13, "")
+        let two = try Stream()
+        for frame in 0..<10 { try two.feed(Self.scene([], layer: frame)) }
+        try swipe(two, ean, speed: 12, sharp: [4])
+        try swipe(two, ean, speed: 12, sharp: [4])
+        #expect(two.reports.map(\.text) == [digits, digits], "\(two.reports)")
+    }
+
     /// An EAN-13 of 1.7 px modules standing on end, swiped along its bars, is read while it moves.
     /// ZBar reads it on no frame, and zxing-cpp only along the columns (tryRotate), which a moving
     /// scene's frames did not get: in the motion benchmark, a pass the oracle read on all 72 frames
