@@ -6,10 +6,12 @@
 /// found again later in the swipe (`Tracker.Track.continues`). While one thing crosses the
 /// viewport, the tiles that change from frame to frame lie around it, so their centre moves with
 /// it. The velocity is measured over the last `window` frames that each changed from the one
-/// before; a frame that did not change ends the motion.
+/// before; a frame that did not change ends the motion. The centre moves in steps of the gate's
+/// tiles (45 px in the default viewport) as much as with the code, so a short window reads a slow
+/// swipe's speed wrong by as much as the speed itself: 15 frames is half a second at 30 fps.
 public struct SceneMotion: Sendable {
     /// At most this many frames measure the velocity.
-    public var window = 8
+    public var window = 15
     private var samples: [(time: Double, centre: ChangeGate.Sample)] = []
 
     public init() {}

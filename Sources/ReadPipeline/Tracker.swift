@@ -132,16 +132,13 @@ public struct Tracker: Sendable {
         /// than a code's size by `time`: one read again where it was is then a new read.
         func continues(to symbol: Symbol, at time: Double) -> Bool {
             guard !unconfirmed else { return false }
-            let extent = Double(max(size.width, size.height))
             // A linear code last seen while the scene moved, and found again over where it was: one
             // read only now and then as it moves (on a few lines, whose centre is not the code's).
-            // Not a 2D code: one shown again in its place is a new read, as before. Nor when the
-            // scene's motion would have taken it more than its size away since: that is a second
-            // item swiped the same way.
-            let carried = sceneVelocity.map { $0.speed * (time - sighted) > extent } ?? false
-            if moving, !carried, symbol.misreadsInPlace, place.overlaps(symbol.corners.bounds, margin: max(size.width, size.height) / 4) {
+            // Not a 2D code: one shown again in its place is a new read, as before.
+            if moving, symbol.misreadsInPlace, place.overlaps(symbol.corners.bounds, margin: max(size.width, size.height) / 4) {
                 return true
             }
+            let extent = Double(max(size.width, size.height))
             let span = lastWhole.time - firstWhole.time
             let gap = time - lastWhole.time
             let (vx, vy): (Double, Double)
