@@ -85,15 +85,13 @@ public struct ReadPipeline {
         }
         let time = (frame.timestamp > 0 ? Instant(nanoseconds: frame.timestamp) : now).seconds
         latest = time
-        guard
-            case .decode(let secondLooks, let changed) = gate.decide(
-                frame, viewport: config.viewport.pixels(in: frame.size), at: time, owed: schedule.owesLook)
-        else {
-            motion.follow(nil, at: time)
+        let decision = gate.decide(frame, viewport: config.viewport.pixels(in: frame.size), at: time, owed: schedule.owesLook)
+        // A frame the gate skips did not change: it has no centre, and ends the motion.
+        motion.follow(gate.changeCentre, at: time)
+        guard case .decode(let secondLooks, let changed) = decision else {
             tracker.touch(at: time)
             return Outcome(gated: true)
         }
-        motion.follow(gate.changeCentre, at: time)
         let look = schedule.look(secondLooks: secondLooks, changed: changed)
         let symbols: [Symbol]
         do {

@@ -141,19 +141,19 @@ public struct Tracker: Sendable {
             let extent = Double(max(size.width, size.height))
             let span = lastWhole.time - firstWhole.time
             let gap = time - lastWhole.time
-            let (vx, vy): (Double, Double)
+            let velocity: Velocity
             if span > 0 {
                 let (dx, dy) = (Double(lastWhole.centre.x - firstWhole.centre.x), Double(lastWhole.centre.y - firstWhole.centre.y))
                 guard (dx * dx + dy * dy).squareRoot() >= extent / 4 else { return false }
-                (vx, vy) = (dx / span, dy / span)
+                velocity = Velocity(x: dx / span, y: dy / span)
             } else {
                 guard let scene = sceneVelocity, scene.speed * gap > extent else { return false }
-                (vx, vy) = (scene.x, scene.y)
+                velocity = scene
             }
-            let travelled = (vx * vx + vy * vy).squareRoot() * gap
+            let travelled = velocity.speed * gap
             let centre = symbol.corners.centre
             let (ex, ey) = (
-                Double(centre.x) - (Double(lastWhole.centre.x) + vx * gap), Double(centre.y) - (Double(lastWhole.centre.y) + vy * gap)
+                Double(centre.x) - (Double(lastWhole.centre.x) + velocity.x * gap), Double(centre.y) - (Double(lastWhole.centre.y) + velocity.y * gap)
             )
             return (ex * ex + ey * ey).squareRoot() <= travelled / 2 + extent / 2
         }
