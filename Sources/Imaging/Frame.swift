@@ -75,6 +75,9 @@ public struct Frame: Sendable {
         self.init(width: width, height: height, stride: width, timestamp: timestamp, sequence: sequence, storage: storage)
     }
 
+    /// The whole frame as a region of itself.
+    public var whole: PixelRect { PixelRect(x: 0, y: 0, width: width, height: height) }
+
     /// The grey level at (x, y).
     public subscript(x: Int, y: Int) -> UInt8 {
         storage.base.load(fromByteOffset: y * stride + x, as: UInt8.self)
