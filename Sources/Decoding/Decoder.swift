@@ -4,7 +4,11 @@ import Imaging
 /// One library's part of a decode, for a stream whose frames the libraries take in turn (the read
 /// pipeline's look schedule chooses it).
 public enum DecoderPass: Sendable, Hashable {
-    /// Every library and every pass the config asks for: a still image, or a decoder of one library.
+    /// A still image (`scan`, a snapshot): every library and every pass, and for engine both the
+    /// closer looks (`upscaled`, `sharpened`) when nothing else read a code.
+    case still
+    /// Every library and every pass the config asks for on one frame of a stream (a trigger
+    /// session's first), or a decoder of one library.
     case whole
     /// ZBar, with its second looks where asked.
     case zbar
@@ -26,7 +30,7 @@ public protocol Decoder: AnyObject {
     /// libraries share the frames (engine both), so that a frame costs one library.
     var passes: [DecoderPass] { get }
 
-    /// The codes whose modules lie in `region` of `frame`, every pass on this one frame. Pixels
+    /// The codes whose modules lie in `region` of `frame`, every pass on this one still image. Pixels
     /// outside `region` are not read (but by `.moving`'s look for a code reaching beyond it).
     /// Without `secondLooks`, only the first pass runs (none of the config's preprocessing).
     func decode(_ frame: Frame, in region: PixelRect, secondLooks: Bool) throws(DecoderError) -> [Symbol]
@@ -44,14 +48,14 @@ extension Decoder {
     }
 
     /// The codes inside `viewport`: only its pixels are decoded, and a code whose centre falls
-    /// outside it is dropped. With a `pass` other than `.whole`, only that pass runs (a frame of a stream).
+    /// outside it is dropped. With a `pass` other than `.still`, only that pass runs (a frame of a stream).
     public func symbols(
-        in frame: Frame, viewport: Viewport, secondLooks: Bool = true, pass: DecoderPass = .whole, narrowed: Bool = false
+        in frame: Frame, viewport: Viewport, secondLooks: Bool = true, pass: DecoderPass = .still, narrowed: Bool = false
     ) throws(DecoderError) -> [Symbol] {
         let size = frame.size
         let region = viewport.pixels(in: size)
         let found =
-            pass == .whole
+            pass == .still
             ? try decode(frame, in: region, secondLooks: secondLooks)
             : try decode(frame, in: region, pass: pass, secondLooks: secondLooks, narrowed: narrowed)
         return found.filter { viewport.admits($0.corners, in: size) }

@@ -79,9 +79,16 @@ public enum Preprocessing: String, Sendable, Hashable, CaseIterable {
     /// ZBar again on the viewport turned 45° (`Turn45`): a linear code held slanted 30 to 60°,
     /// which no row or column crosses whole.
     case turned
+    /// On a still image where every other look found nothing (engine both), zxing-cpp's second
+    /// looks again on the viewport scaled up twice (`Frame.scaledUp`): a code whose modules are
+    /// 1 to 1.5 px wide.
+    case upscaled
+    /// After `upscaled`, both libraries again on the viewport with an unsharp mask
+    /// (`Frame.sharpened`): a code out of focus.
+    case sharpened
 
     /// Chosen from the accuracy, frame-cost and motion benchmarks (docs/configuration.md, "Two decoders").
-    public static let defaults: Set<Preprocessing> = [.inverted, .secondScale, .binarizer, .deblur, .turned]
+    public static let defaults: Set<Preprocessing> = [.inverted, .secondScale, .binarizer, .deblur, .turned, .upscaled, .sharpened]
 }
 
 /// Bounds on the number of characters a code may carry, to reject partial reads.

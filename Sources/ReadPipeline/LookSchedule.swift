@@ -100,7 +100,7 @@ public struct LookSchedule: Sendable {
             (zbarFound, sceneFound, pass) = (false, false, .zxingFirst)
         }
         switch pass {
-        case .whole, .zbar, .moving:
+        case .still, .whole, .zbar, .moving:
             return Look(index: index, pass: pass)
         case .zxingFirst:
             if !passes.contains(.zbar) { sceneFound = false }
@@ -113,7 +113,7 @@ public struct LookSchedule: Sendable {
     /// What `look` found.
     public mutating func found(_ symbols: [Symbol], by look: Look) {
         switch look.pass {
-        case .whole, .zbar, .moving: (zbarFound, sceneFound) = (!symbols.isEmpty, !symbols.isEmpty)
+        case .still, .whole, .zbar, .moving: (zbarFound, sceneFound) = (!symbols.isEmpty, !symbols.isEmpty)
         case .zxingFirst: sceneFound = sceneFound || !symbols.isEmpty
         case .zxingSecond: break
         }

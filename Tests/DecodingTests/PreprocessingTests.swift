@@ -103,6 +103,41 @@ import Testing
         #expect(sharper.map(\.bytes) == [Array("499429161711".utf8)])
     }
 
+    /// A camera out of focus: `passes` box blurs of `radius` along rows and columns.
+    static func defocused(_ frame: Frame, radius: Int, passes: Int) -> Frame {
+        (0..<passes).reduce(frame) { image, _ in
+            Barcodes.motionBlurred(Barcodes.motionBlurred(image, length: 2 * radius + 1), length: 2 * radius + 1, step: (0, 1))
+        }
+    }
+
+    /// A Data Matrix of 2.4 px modules, slightly out of focus, is read by zxing-cpp only on the
+    /// viewport scaled up twice, the still image's `upscaled` look, and is reported where it lies.
+    /// A stream's frames, a trigger session's first among them, do not get that look.
+    @Test func aSmallDataMatrixIsReadOnTheScaledUpViewport() throws {
+        let matrix = try ImageFile.read(path: Barcodes.zint(.datamatrix, "kiosk scanner 2026", scale: 2))
+        let frame = Self.defocused(Barcodes.centred(Barcodes.turned(matrix, degrees: 0, scale: 0.6), in: Size(width: 640, height: 480)), radius: 1, passes: 1)
+        #expect(try Self.decoder(.both, Preprocessing.defaults.subtracting([.upscaled])).symbols(in: frame, viewport: .standard).isEmpty)
+        let decoder = try Self.decoder(.both, Preprocessing.defaults)
+        #expect(try decoder.symbols(in: frame, viewport: .standard, secondLooks: false).isEmpty, "a second look")
+        #expect(try decoder.symbols(in: frame, viewport: .standard, pass: .whole).isEmpty, "a still image's: a trigger's first frame has none")
+        let symbol = try #require(try decoder.symbols(in: frame, viewport: .standard).first, "the upscaled look reads it")
+        #expect(String(decoding: symbol.bytes, as: UTF8.self) == "kiosk scanner 2026")
+        let centre = symbol.corners.centre
+        #expect(abs(centre.x - 320) < 8 && abs(centre.y - 240) < 8, "centred in frame coordinates: \(symbol.corners)")
+    }
+
+    /// An EAN-13 of 4 px modules out of focus (about a Gaussian of σ 2.5 px) is read by neither
+    /// library until the still image's `sharpened` look steepens its edges.
+    @Test func aDefocusedEANIsReadSharpened() throws {
+        let ean = try ImageFile.read(path: Barcodes.zint(.ean13, "590123412345", scale: 2))
+        let frame = Self.defocused(Barcodes.centred(ean, in: Size(width: 640, height: 480)), radius: 2, passes: 3)
+        #expect(try Self.decoder(.both, Preprocessing.defaults.subtracting([.sharpened])).symbols(in: frame, viewport: .full).isEmpty)
+        let found = try Self.decoder(.both, Preprocessing.defaults).symbols(in: frame, viewport: .full)
+        #expect(found.map { String(decoding: $0.bytes, as: UTF8.self) } == ["5901234123457"])
+        let centre = try #require(found.first).corners.centre
+        #expect(abs(centre.x - 320) < 12 && abs(centre.y - 240) < 40, "centred in frame coordinates: \(found[0].corners)")
+    }
+
     /// Adds deterministic grain of +-amplitude/2 to every pixel.
     static func grain(_ frame: Frame, amplitude: Int) -> Frame {
         var state: UInt32 = 12345

@@ -73,6 +73,22 @@ import Testing
         #expect(RoutedDecoder.agreed([qr, zbar], [Self.ean("5809549974682")]) == [qr])
     }
 
+    /// A still image's closer looks drop linear codes read two ways in one place: zxing-cpp read a
+    /// defocused UPC-E scaled up and sharpened as three. The same digits as UPC-A and EAN-13, a code
+    /// elsewhere, and 2D codes that overlap (a QR inside a QR) stand.
+    @Test func aCloserLooksLinearCodesReadTwoWaysInOnePlaceAreDropped() {
+        let first = Self.ean("01860900", .upce)
+        let second = Self.ean("01264904", .upce, x: 230)
+        #expect(RoutedDecoder.uncontradicted([first, second]).isEmpty)
+        #expect(RoutedDecoder.uncontradicted([first, Self.ean("01264904", .upce, x: 420)]).count == 2)
+        let upca = Self.ean("036000291452", .upca)
+        #expect(RoutedDecoder.uncontradicted([upca, Self.ean("0036000291452", x: 210)]).count == 2)
+        func qr(_ text: String, side: Int) -> Symbol {
+            Symbol(symbology: .qr, bytes: Array(text.utf8), corners: Corners(box: PixelRect(x: 200, y: 200, width: side, height: side), orientation: .up))
+        }
+        #expect(RoutedDecoder.uncontradicted([qr("outer", side: 80), qr("inner", side: 30), upca]).map(\.symbology) == [.qr, .qr, .upca])
+    }
+
     /// A Code 128 wider than the viewport and centred in it is read on a moving scene's frame:
     /// when the viewport gave nothing, ZBar looks at the whole frame. One centred outside the
     /// viewport is not a code in view.
