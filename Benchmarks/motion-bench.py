@@ -896,6 +896,13 @@ def main():
         print(report.misses(), flush=True)
         print(f"\nwall time {(time.monotonic() - started) / 60:.1f} min; rendering {run.render_seconds / 60:.1f} min (one process, nice 10); "
               f"oracle {run.oracle_seconds / 60:.1f} min (nice 10)", flush=True)
+    except (KeyboardInterrupt, SystemExit):
+        # Stopped early (Ctrl-C, a kill): a long run still names the false reads, duplicates and
+        # misses of the passes it played.
+        print("\nstopped early; the passes played so far:", flush=True)
+        print(report.false_reads(), flush=True)
+        print(report.misses(), flush=True)
+        raise
     finally:
         for camera in run.cameras:
             try:
