@@ -4,11 +4,11 @@ import Imaging
 /// One library's part of a decode, for a stream whose frames the libraries take in turn (the read
 /// pipeline's look schedule chooses it).
 public enum DecoderPass: Sendable, Hashable {
-    /// A still image (`scan`, a snapshot): every library and every pass, and for engine both the
-    /// closer looks (`upscaled`, `sharpened`) when nothing else read a code.
+    /// A still image (`scan`): every library and every pass, and for engine both the closer
+    /// looks (`upscaled`, `sharpened`) when nothing else read a code.
     case still
     /// Every library and every pass the config asks for on one frame of a stream (a trigger
-    /// session's first), or a decoder of one library.
+    /// session's first, a snapshot), or a decoder of one library.
     case whole
     /// ZBar, with its second looks where asked.
     case zbar

@@ -124,9 +124,11 @@ public struct ReadPipeline {
         return read
     }
 
-    /// Every code in `frame`'s viewport, every pass, as a still image (a snapshot shows what is in view).
+    /// Every code in `frame`'s viewport, every pass (a snapshot shows what is in view). Not the
+    /// still image's closer looks: a snapshot is decoded on the capture thread, which they would
+    /// hold up (about 0.2 s on an empty 640×480 frame here, seconds in a debug build).
     public func stillSymbols(in frame: Frame) -> [Symbol]? {
-        try? decoder?.symbols(in: frame, viewport: config.viewport)
+        try? decoder?.symbols(in: frame, viewport: config.viewport, pass: .whole)
     }
 
     /// The codes in view at the last frame: those its decode found and those the tracker keeps in
