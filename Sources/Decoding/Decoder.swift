@@ -53,11 +53,7 @@ extension Decoder {
         in frame: Frame, viewport: Viewport, secondLooks: Bool = true, pass: DecoderPass = .still, narrowed: Bool = false
     ) throws(DecoderError) -> [Symbol] {
         let size = frame.size
-        let region = viewport.pixels(in: size)
-        let found =
-            pass == .still
-            ? try decode(frame, in: region, secondLooks: secondLooks)
-            : try decode(frame, in: region, pass: pass, secondLooks: secondLooks, narrowed: narrowed)
+        let found = try decode(frame, in: viewport.pixels(in: size), pass: pass, secondLooks: secondLooks, narrowed: narrowed)
         return found.filter { viewport.admits($0.corners, in: size) }
     }
 }

@@ -80,8 +80,8 @@ public enum Preprocessing: String, Sendable, Hashable, CaseIterable {
     /// which no row or column crosses whole.
     case turned
     /// On a still image where every other look found nothing (engine both), zxing-cpp's second
-    /// looks again on the viewport scaled up twice (`Frame.scaledUp`): a code whose modules are
-    /// 1 to 1.5 px wide.
+    /// looks again on the viewport scaled up twice (`Frame.scaledUp`), when it has at most 640×480
+    /// pixels: a code whose modules are 1 to 2.5 px wide.
     case upscaled
     /// After `upscaled`, both libraries again on the viewport with an unsharp mask
     /// (`Frame.sharpened`): a code out of focus.

@@ -121,15 +121,15 @@ public final class RoutedDecoder: Decoder {
     /// without it) for codes whose modules are 1 to 2.5 px in a frame that wide.
     static let largestUpscaled = 640 * 480
 
-    /// `read` less each linear code that another linear code of other digits or text overlaps: a
-    /// look that read one code two ways through steepened or interpolated edges has read neither
-    /// for sure, and the next look may read it one way.
+    /// `read` less each linear code that another linear code of other digits or text overlaps
+    /// (`misreadsInPlace`: not 2D codes, nor an EAN add-on beside its EAN): a look that read one
+    /// code two ways through steepened or interpolated edges has read neither for sure, and the
+    /// next look may read it one way.
     static func uncontradicted(_ read: [Symbol]) -> [Symbol] {
-        func linear(_ symbol: Symbol) -> Bool { !ZXingDecoder.matrixCodes.contains(symbol.symbology) }
-        return read.filter { symbol in
-            !linear(symbol)
+        read.filter { symbol in
+            !symbol.misreadsInPlace
                 || !read.contains { other in
-                    linear(other) && (other.gtin13 ?? other.bytes) != (symbol.gtin13 ?? symbol.bytes) && other.sharesPlace(with: symbol)
+                    other.misreadsInPlace && (other.gtin13 ?? other.bytes) != (symbol.gtin13 ?? symbol.bytes) && other.sharesPlace(with: symbol)
                 }
         }
     }

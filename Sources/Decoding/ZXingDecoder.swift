@@ -48,7 +48,7 @@ public final class ZXingDecoder: Decoder {
 
     /// The 2D codes (stacked and matrix), which zxing-cpp finds whatever their turn (a Data Matrix
     /// needs tryRotate past 45°, and gets it in `decode(_:in:pass:linearCodes:)`).
-    static let matrixCodes: Set<Symbology> = [.qr, .microqr, .rmqr, .pdf417, .datamatrix, .aztec]
+    private static let matrixCodes: Set<Symbology> = [.qr, .microqr, .rmqr, .pdf417, .datamatrix, .aztec]
 
     /// Reader options for `symbologies`, or nil when there is nothing to look for.
     private static func options(_ symbologies: Set<Symbology>) -> OpaquePointer? {

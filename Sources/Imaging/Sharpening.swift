@@ -3,7 +3,7 @@
 /// return a frame of their own, whose pixel (0, 0) is the region's corner.
 extension Frame {
     /// `region` at twice its size on each axis, interpolated with a Lanczos-3 kernel (separable; the
-    /// region's edge repeats past it). A code whose modules are 1 to 1.5 px wide gets 2 to 3 px
+    /// region's edge repeats past it). A code whose modules are 1 to 2.5 px wide gets 2 to 5 px
     /// ones, between which zxing-cpp's binarizer finds the edges it misses at first; pixel (x, y) of
     /// the result is the region's (x / 2 - 0.25, y / 2 - 0.25).
     public func scaledUp(_ region: PixelRect) -> Frame {

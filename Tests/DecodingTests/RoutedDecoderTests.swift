@@ -75,7 +75,7 @@ import Testing
 
     /// A still image's closer looks drop linear codes read two ways in one place: zxing-cpp read a
     /// defocused UPC-E scaled up and sharpened as three. The same digits as UPC-A and EAN-13, a code
-    /// elsewhere, and 2D codes that overlap (a QR inside a QR) stand.
+    /// elsewhere, an EAN add-on beside its EAN, and 2D codes that overlap (a QR inside a QR) stand.
     @Test func aCloserLooksLinearCodesReadTwoWaysInOnePlaceAreDropped() {
         let first = Self.ean("01860900", .upce)
         let second = Self.ean("01264904", .upce, x: 230)
@@ -83,6 +83,8 @@ import Testing
         #expect(RoutedDecoder.uncontradicted([first, Self.ean("01264904", .upce, x: 420)]).count == 2)
         let upca = Self.ean("036000291452", .upca)
         #expect(RoutedDecoder.uncontradicted([upca, Self.ean("0036000291452", x: 210)]).count == 2)
+        // An EAN add-on lies right beside its EAN: two codes, not one read two ways.
+        #expect(RoutedDecoder.uncontradicted([upca, Self.ean("52495", .ean5, x: 372, width: 40)]).count == 2)
         func qr(_ text: String, side: Int) -> Symbol {
             Symbol(symbology: .qr, bytes: Array(text.utf8), corners: Corners(box: PixelRect(x: 200, y: 200, width: side, height: side), orientation: .up))
         }
