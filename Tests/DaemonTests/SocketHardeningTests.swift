@@ -93,7 +93,7 @@ import Testing
         #expect((refusal?["error"] as? String)?.contains("too many clients (socket.max_clients 4)") == true, "\(String(describing: refusal))")
         #expect(extra.line(timeout: 5) == nil, "closed after the error")
         // One leaves; the next one is served.
-        close(clients[0].fd)
+        clients[0].hangUp()
         var served: [String: Any]?
         let deadline = Date().addingTimeInterval(10)
         repeat { served = try daemon.connect().command("status") } while served?["ok"] as? Bool != true && Date() < deadline

@@ -114,6 +114,13 @@ public final class SocketClient: @unchecked Sendable {
 
     deinit { close(fd) }
 
+    /// Hangs up as a client that leaves does: the daemon reads the end of the stream. The
+    /// descriptor stays this client's until it goes, so nothing else can be handed its number
+    /// and then closed by `deinit` (as a second `close` would).
+    public func hangUp() {
+        shutdown(fd, Int32(SHUT_RDWR))
+    }
+
     /// Sends raw bytes.
     public func send(_ bytes: [UInt8]) {
         var offset = 0

@@ -47,14 +47,20 @@ public enum Tool {
     }
 }
 
-/// Reads a file handle to its end on a background thread.
+/// Reads a file handle to its end on a background thread. A failed read ends the text with the
+/// error, for the test to show, rather than trapping as `readDataToEndOfFile()` does and taking
+/// the whole test run down with it.
 final class ReadAll: @unchecked Sendable {
     private var data = Data()
     private let done = DispatchSemaphore(value: 0)
 
     init(_ handle: FileHandle) {
         Thread.detachNewThread { [self] in
-            data = handle.readDataToEndOfFile()
+            do {
+                data = try handle.readToEnd() ?? Data()
+            } catch {
+                data.append(contentsOf: Array("\n[reading the pipe failed: \(error)]\n".utf8))
+            }
             done.signal()
         }
     }
