@@ -72,8 +72,21 @@ public final class RoutedDecoder: Decoder {
 
     public func decode(_ frame: Frame, in region: PixelRect, secondLooks: Bool) throws(DecoderError) -> [Symbol] {
         let read = try everyPass(frame, in: region, secondLooks: secondLooks)
-        guard read.isEmpty, secondLooks else { return read }
-        return try closerLooks(frame, in: region)
+        // A UPC-E or EAN-8 with bars in its quiet zone may be part of a longer code (`QuietZone`):
+        // ZBar read the middle of a UPC-A as a UPC-E on two photos of the corpus, which the closer
+        // looks read right. They look where every read is such a code.
+        let fragments = read.filter { QuietZone.hasBars($0, in: frame) }
+        let codes = read.filter { !QuietZone.hasBars($0, in: frame) }
+        let closer = codes.isEmpty && secondLooks ? try closerLooks(frame, in: region) : []
+        return Self.givingWay(fragments, to: codes + closer)
+    }
+
+    /// `codes`, then each of `fragments` (short codes with bars in their quiet zones) that none of
+    /// them overlaps: a code read over one is what it was part of, and one with nothing read over
+    /// it stands, since a still image keeps what the libraries read (a real UPC-E of the corpus,
+    /// read on a few lines from one side, has the narrow box `QuietZone` takes for a fragment's).
+    static func givingWay(_ fragments: [Symbol], to codes: [Symbol]) -> [Symbol] {
+        codes + fragments.filter { fragment in !codes.contains { $0.corners.bounds.overlaps(fragment.corners.bounds) } }
     }
 
     /// Both libraries, every pass, on one frame.

@@ -8,7 +8,9 @@ import Imaging
 /// after its end guard, so a short code's modules inside a longer one can decode: the middle 49
 /// modules of a UPC-A upside down gave the UPC-E `02778488` on every frame of a pass in the motion
 /// benchmark (1.8 px modules), bars continuing past one end. The read pipeline drops such reads from
-/// every stream look, whichever engine made them; a still image (`scan`) keeps what the libraries read.
+/// every stream look, whichever engine made them. On a still image (`scan`) such a read gives way to
+/// a code read over it, by the libraries or their closer looks, and otherwise stands
+/// (`RoutedDecoder.givingWay`).
 public enum QuietZone {
     /// Whether a UPC-E or EAN-8 read has bars where its quiet zone must be: two or more dark runs
     /// within 8 modules past either end, along the middle of its bars (the first module past its

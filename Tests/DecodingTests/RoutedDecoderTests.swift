@@ -91,6 +91,30 @@ import Testing
         #expect(RoutedDecoder.uncontradicted([qr("outer", side: 80), qr("inner", side: 30), upca]).map(\.symbology) == [.qr, .qr, .upca])
     }
 
+    /// On a still image a UPC-E or EAN-8 with bars in its quiet zone gives way to a code read over
+    /// it, which it was part of (ZBar read the middle of a UPC-A as the UPC-E `00278344` on a photo
+    /// of the corpus, and the closer looks read the UPC-A), and stands beside a code elsewhere or
+    /// alone.
+    @Test func aFragmentGivesWayToTheCodeReadOverIt() {
+        let upca = Self.ean("625034201058", .upca)
+        let fragment = Self.ean("00278344", .upce, x: 240, width: 100)
+        #expect(RoutedDecoder.givingWay([fragment], to: [upca]) == [upca])
+        let elsewhere = Self.ean("625034201058", .upca, x: 400)
+        #expect(RoutedDecoder.givingWay([fragment], to: [elsewhere]) == [elsewhere, fragment])
+        #expect(RoutedDecoder.givingWay([fragment], to: []) == [fragment])
+    }
+
+    /// A still image of a UPC-E with bars past its end, which nothing else reads over, still reads
+    /// with every look of the default config: the closer looks run, and the library's read stands.
+    @Test func aStillShortCodeWithBarsInItsQuietZoneStands() throws {
+        let upce = try ImageFile.read(path: Barcodes.zint(.upce, "0123456", scale: 2))
+        let barred = Barcodes.barredPastEnd(Barcodes.centred(upce, in: Size(width: 640, height: 480)), direction: 1)
+        let decoder = try RoutedDecoder(config: DecoderConfig(), fallback: true, everything: true)
+        let read = try decoder.symbols(in: barred, viewport: .standard)
+        try #require(read.contains { QuietZone.hasBars($0, in: barred) }, "the read has bars in its quiet zone: \(read)")
+        #expect(read.map(\.bytes) == [Array("01234565".utf8)])
+    }
+
     /// A Code 128 wider than the viewport and centred in it is read on a moving scene's frame:
     /// when the viewport gave nothing, ZBar looks at the whole frame. One centred outside the
     /// viewport is not a code in view.
