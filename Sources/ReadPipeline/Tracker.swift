@@ -128,8 +128,9 @@ public struct Tracker: Sendable {
         /// code's size between its first and its latest sighting of the whole code. `symbol` must
         /// lie within half the way the motion has taken it since, plus half its size, of where it
         /// leads: a sighting of part of a code has its centre up to half a code away. A code found
-        /// whole on one frame only takes the scene's motion then, when `symbol` lies at least half
-        /// its size further along it: one read again where it was is a new read.
+        /// whole on one frame only, or moving less than that while seen, takes the scene's motion
+        /// then, when `symbol` lies at least half its size further along it: one read again where
+        /// it was is a new read.
         func continues(to symbol: Symbol, at time: Double) -> Bool {
             guard !unconfirmed else { return false }
             // A linear code last seen while the scene moved, and found again over where it was: one
@@ -141,19 +142,20 @@ public struct Tracker: Sendable {
             let extent = Double(max(size.width, size.height))
             let span = lastWhole.time - firstWhole.time
             let gap = time - lastWhole.time
+            let (dx, dy) = (Double(lastWhole.centre.x - firstWhole.centre.x), Double(lastWhole.centre.y - firstWhole.centre.y))
             let velocity: Velocity
-            if span > 0 {
-                let (dx, dy) = (Double(lastWhole.centre.x - firstWhole.centre.x), Double(lastWhole.centre.y - firstWhole.centre.y))
-                guard (dx * dx + dy * dy).squareRoot() >= extent / 4 else { return false }
+            if span > 0, (dx * dx + dy * dy).squareRoot() >= extent / 4 {
                 velocity = Velocity(x: dx / span, y: dy / span)
             } else {
-                // Found again at least half its size further along the scene's motion: not where it
-                // stood. How far the scene moved is no guide: the slow diagonal swipes of the motion
-                // benchmark were measured at half their speed, and read again 1.9 s and 161 px on.
+                // Found whole on one frame, or on frames too close to show its motion (0.19 s and
+                // 30 px apart for a 180 px code, on a diagonal swipe of the motion benchmark): found
+                // again at least half its size further along the scene's motion, so not where it
+                // stood. How far the scene moved is no guide: slow diagonal swipes were measured at
+                // half their speed, and read again 1.9 s and 161 px on.
                 guard let scene = sceneVelocity, scene.speed > 0 else { return false }
                 let centre = symbol.corners.centre
-                let (dx, dy) = (Double(centre.x - lastWhole.centre.x), Double(centre.y - lastWhole.centre.y))
-                guard (dx * scene.x + dy * scene.y) / scene.speed >= extent / 2 else { return false }
+                let (ax, ay) = (Double(centre.x - lastWhole.centre.x), Double(centre.y - lastWhole.centre.y))
+                guard (ax * scene.x + ay * scene.y) / scene.speed >= extent / 2 else { return false }
                 velocity = scene
             }
             let travelled = velocity.speed * gap

@@ -373,6 +373,27 @@ import Testing
         #expect(again == 2)
     }
 
+    /// A code seen on two frames too close to show its own motion (30 px apart for a code 180 px
+    /// long, read on one line: a slow diagonal swipe of the motion benchmark) takes the scene's
+    /// motion, as a code found on one frame does: found again 166 px along it 0.93 s later, it is
+    /// the same pass. With no scene motion to go by, it is a new read.
+    @Test func aCodeSeenMovingTooLittleToShowItsMotionTakesTheScenes() {
+        func seen(_ x: Int, _ y: Int) -> Symbol {
+            Symbol(
+                symbology: .upca, bytes: Array("969456724802".utf8),
+                corners: Corners(box: PixelRect(x: x - 2, y: y - 90, width: 4, height: 180), orientation: .up))
+        }
+        func reads(scene: Tracker.Velocity?) -> Int {
+            var tracker = Self.tracker(absence: 0.5)
+            var reads = tracker.update(with: [seen(246, 166)], at: 0, everyLook: true, sceneVelocity: scene).new.count
+            reads += tracker.update(with: [seen(268, 187)], at: 0.185, everyLook: true, sceneVelocity: scene).new.count
+            for frame in 6..<33 { reads += tracker.update(with: [], at: Double(frame) / 30, everyLook: true, sceneVelocity: scene).new.count }
+            return reads + tracker.update(with: [seen(391, 298)], at: 1.115, everyLook: true, sceneVelocity: scene).new.count
+        }
+        #expect(reads(scene: Tracker.Velocity(x: 61, y: 61)) == 1)
+        #expect(reads(scene: nil) == 2)
+    }
+
     /// A second item with the same code comes in from the edge, not where the first was heading: a
     /// new read. So is a code that stood still and is read again where it was.
     @Test func theSameCodeAwayFromWhereTheSwipeWasHeadingIsANewRead() {
