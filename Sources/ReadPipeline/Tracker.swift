@@ -128,9 +128,9 @@ public struct Tracker: Sendable {
         /// code's size between its first and its latest sighting of the whole code. `symbol` must
         /// lie within half the way the motion has taken it since, plus half its size, of where it
         /// leads: a sighting of part of a code has its centre up to half a code away. A code found
-        /// whole on one frame only, or moving less than that while seen, takes the scene's motion
-        /// then, when `symbol` lies at least half its size further along it: one read again where
-        /// it was is a new read.
+        /// whole on one frame only, or moving less than that while seen, goes by the scene's motion
+        /// then: `symbol` must lie at least half its size ahead along it (one read again where it
+        /// was is a new read), at most its size to either side, and not too far.
         func continues(to symbol: Symbol, at time: Double) -> Bool {
             guard !unconfirmed else { return false }
             // A linear code last seen while the scene moved, and found again over where it was: one
@@ -142,28 +142,29 @@ public struct Tracker: Sendable {
             let extent = Double(max(size.width, size.height))
             let span = lastWhole.time - firstWhole.time
             let gap = time - lastWhole.time
-            let (dx, dy) = (Double(lastWhole.centre.x - firstWhole.centre.x), Double(lastWhole.centre.y - firstWhole.centre.y))
-            let velocity: Velocity
-            if span > 0, (dx * dx + dy * dy).squareRoot() >= extent / 4 {
-                velocity = Velocity(x: dx / span, y: dy / span)
-            } else {
-                // Found whole on one frame, or on frames too close to show its motion (0.19 s and
-                // 30 px apart for a 180 px code, on a diagonal swipe of the motion benchmark): found
-                // again at least half its size further along the scene's motion, so not where it
-                // stood. How far the scene moved is no guide: slow diagonal swipes were measured at
-                // half their speed, and read again 1.9 s and 161 px on.
-                guard let scene = sceneVelocity, scene.speed > 0 else { return false }
-                let centre = symbol.corners.centre
-                let (ax, ay) = (Double(centre.x - lastWhole.centre.x), Double(centre.y - lastWhole.centre.y))
-                guard (ax * scene.x + ay * scene.y) / scene.speed >= extent / 2 else { return false }
-                velocity = scene
-            }
-            let travelled = velocity.speed * gap
             let centre = symbol.corners.centre
-            let (ex, ey) = (
-                Double(centre.x) - (Double(lastWhole.centre.x) + velocity.x * gap), Double(centre.y) - (Double(lastWhole.centre.y) + velocity.y * gap)
-            )
-            return (ex * ex + ey * ey).squareRoot() <= travelled / 2 + extent / 2
+            let (dx, dy) = (Double(lastWhole.centre.x - firstWhole.centre.x), Double(lastWhole.centre.y - firstWhole.centre.y))
+            if span > 0, (dx * dx + dy * dy).squareRoot() >= extent / 4 {
+                let velocity = Velocity(x: dx / span, y: dy / span)
+                let travelled = velocity.speed * gap
+                let (ex, ey) = (
+                    Double(centre.x) - (Double(lastWhole.centre.x) + velocity.x * gap),
+                    Double(centre.y) - (Double(lastWhole.centre.y) + velocity.y * gap)
+                )
+                return (ex * ex + ey * ey).squareRoot() <= travelled / 2 + extent / 2
+            }
+            // Found whole on one frame, or on frames too close to show its motion (0.19 s and 30 px
+            // apart for a 180 px code, on a slow diagonal swipe of the motion benchmark). The
+            // scene's motion gives a direction, not a place: the benchmark's slow swipes were
+            // measured at half their speed, and 25° off. Found again at least half its size ahead
+            // along it (not where it stood), at most its size to either side, and no further than
+            // twice the scene's motion since plus its size, it is the same pass.
+            guard let scene = sceneVelocity, scene.speed > 0 else { return false }
+            let (ax, ay) = (Double(centre.x - lastWhole.centre.x), Double(centre.y - lastWhole.centre.y))
+            let (ux, uy) = (scene.x / scene.speed, scene.y / scene.speed)
+            let along = ax * ux + ay * uy
+            let across = abs(ax * uy - ay * ux)
+            return along >= extent / 2 && across <= extent && along <= 2 * scene.speed * gap + extent
         }
     }
 

@@ -374,9 +374,10 @@ import Testing
     }
 
     /// A code seen on two frames too close to show its own motion (30 px apart for a code 180 px
-    /// long, read on one line: a slow diagonal swipe of the motion benchmark) takes the scene's
+    /// long, read on one line: a slow diagonal swipe of the motion benchmark) goes by the scene's
     /// motion, as a code found on one frame does: found again 166 px along it 0.93 s later, it is
-    /// the same pass. With no scene motion to go by, it is a new read.
+    /// the same pass, and so it is when that motion was measured 25° off. With no scene motion to
+    /// go by, it is a new read.
     @Test func aCodeSeenMovingTooLittleToShowItsMotionTakesTheScenes() {
         func seen(_ x: Int, _ y: Int) -> Symbol {
             Symbol(
@@ -392,6 +393,20 @@ import Testing
         }
         #expect(reads(scene: Tracker.Velocity(x: 61, y: 61)) == 1)
         #expect(reads(scene: nil) == 2)
+        // The scene's motion measured 25° off a diagonal swipe (another pass): a code seen on two
+        // frames 10 px apart, found again 0.6 s later 88 px on and 67 px to one side of it.
+        func part(_ x: Int, _ y: Int, width: Int) -> Symbol {
+            Symbol(
+                symbology: .upca, bytes: Array("113099056817".utf8),
+                corners: Corners(box: PixelRect(x: x - width / 2, y: y - 25, width: width, height: 50), orientation: .up))
+        }
+        var tracker = Self.tracker(absence: 0.5)
+        let scene = Tracker.Velocity(x: -61, y: -22)
+        var turned = tracker.update(with: [part(438, 400, width: 89)], at: 0, everyLook: true, sceneVelocity: scene).new.count
+        turned += tracker.update(with: [part(434, 410, width: 89)], at: 1 / 30.0, everyLook: true, sceneVelocity: scene).new.count
+        for frame in 2..<19 { turned += tracker.update(with: [], at: Double(frame) / 30, everyLook: true, sceneVelocity: scene).new.count }
+        turned += tracker.update(with: [part(403, 328, width: 172)], at: 0.63, everyLook: true, sceneVelocity: scene).new.count
+        #expect(turned == 1)
     }
 
     /// A second item with the same code comes in from the edge, not where the first was heading: a
