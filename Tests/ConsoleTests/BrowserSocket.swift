@@ -4,11 +4,14 @@ import NIOPosix
 
 /// A WebSocket opened as a browser opens one: the upgrade request with the headers a browser
 /// sends (Origin, the session cookie), then masked text frames out and text frames in. Small, so
-/// that a test controls every header (a general client sets Origin itself).
+/// that a test controls every header (a general client sets Origin itself). As a browser, it reads
+/// all the time, whatever the test is doing, and answers each ping at once: the server closes a
+/// stream whose pings go unanswered for half a minute, which a test held up on a busy machine (or
+/// waiting for something else) can take.
 struct BrowserSocket {
     /// The upgrade's answer: 101, or the status that refused it.
     let status: Int
-    private let inbound: Inbound
+    private let messages: Messages
     private let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
 
     /// Opens `/ws` on `localhost:port` with `headers` (and `host` as the Host header, by default
@@ -27,15 +30,33 @@ struct BrowserSocket {
             try await outbound.write(ByteBuffer(string: request + "\r\n"))
             let reader = Inbound(inbound.makeAsyncIterator())
             let status = try await reader.responseStatus()
-            let socket = BrowserSocket(status: status, inbound: reader, outbound: outbound)
-            let result = try await body(socket)
-            if status == 101 { try? await socket.write(opcode: 0x8, Array()) }
-            return result
+            let (messages, received) = AsyncThrowingStream.makeStream(of: String.self)
+            return try await withThrowingTaskGroup(of: Void.self) { group in
+                if status == 101 {
+                    group.addTask {
+                        do {
+                            while let text = try await reader.message(pong: { try await Self.write(opcode: 0xA, $0, to: outbound) }) {
+                                received.yield(text)
+                            }
+                            received.finish()
+                        } catch {
+                            received.finish(throwing: error)
+                        }
+                    }
+                } else {
+                    received.finish()
+                }
+                let socket = BrowserSocket(status: status, messages: Messages(messages), outbound: outbound)
+                let result = try await body(socket)
+                if status == 101 { try? await Self.write(opcode: 0x8, [], to: outbound) }
+                group.cancelAll()
+                return result
+            }
         }
     }
 
     /// The next text message, or nil when the server closed.
-    func next() async throws -> String? { try await inbound.message() }
+    func next() async throws -> String? { try await messages.next() }
 
     /// The next message that decodes as a JSON object of `type`, skipping others.
     func next(type: String) async throws -> [String: Any]? {
@@ -46,9 +67,9 @@ struct BrowserSocket {
     }
 
     /// Sends a text message.
-    func send(_ text: String) async throws { try await write(opcode: 0x1, Array(text.utf8)) }
+    func send(_ text: String) async throws { try await Self.write(opcode: 0x1, Array(text.utf8), to: outbound) }
 
-    private func write(opcode: UInt8, _ payload: [UInt8]) async throws {
+    private static func write(opcode: UInt8, _ payload: [UInt8], to outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>) async throws {
         var frame: [UInt8] = [0x80 | opcode]
         if payload.count < 126 {
             frame.append(0x80 | UInt8(payload.count))
@@ -60,6 +81,15 @@ struct BrowserSocket {
         frame += mask
         frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
         try await outbound.write(ByteBuffer(bytes: frame))
+    }
+
+    /// The text messages the reader took, for the test to read one at a time.
+    final class Messages: @unchecked Sendable {
+        private var iterator: AsyncThrowingStream<String, any Error>.AsyncIterator
+
+        init(_ stream: AsyncThrowingStream<String, any Error>) { iterator = stream.makeAsyncIterator() }
+
+        func next() async throws -> String? { try await iterator.next() }
     }
 
     /// The bytes from the server, read as the HTTP response head, then as frames.
@@ -85,13 +115,16 @@ struct BrowserSocket {
             }
         }
 
-        func message() async throws -> String? {
+        /// The next text message, each ping on the way answered with `pong`; nil once the server
+        /// closed.
+        func message(pong: ([UInt8]) async throws -> Void) async throws -> String? {
             var message: [UInt8] = []
             while true {
                 guard let (opcode, final, payload) = try await frame() else { return nil }
                 switch opcode {
                 case 0x8: return nil
-                case 0x9, 0xA: continue
+                case 0x9: try await pong(payload)
+                case 0xA: continue
                 default:
                     message += payload
                     if final { return String(decoding: message, as: UTF8.self) }
