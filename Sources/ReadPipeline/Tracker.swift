@@ -125,12 +125,15 @@ public struct Tracker: Sendable {
 
         /// Whether `symbol`, found at `time` after this track was lost, lies where the track's
         /// motion would have taken it. The track must have moved: by at least a quarter of the
-        /// code's size between its first and its latest sighting of the whole code. `symbol` must
-        /// lie within half the way the motion has taken it since, plus half its size, of where it
-        /// leads: a sighting of part of a code has its centre up to half a code away. A code found
-        /// whole on one frame only, or moving less than that while seen, goes by the scene's motion
-        /// then: `symbol` must lie at least half its size ahead along it (one read again where it
-        /// was is a new read), at most its size to either side, and not too far.
+        /// code's size between its first and its latest sighting of the whole code (on a moving
+        /// scene, of its size along the way it moved: a code read on single lines across its bars
+        /// is a thin box, long only across the way it travels). `symbol` must lie within half the
+        /// way the motion has taken it since, plus half its size, of where it leads: a sighting of
+        /// part of a code has its centre up to half a code away. A code found whole on one frame
+        /// only, or moving less than that while seen, goes by the scene's motion then: `symbol`
+        /// must have left the code's place (by half the code's size the way it went: one read
+        /// again where it was is a new read), ahead along the scene's motion (within 70°), at most
+        /// its size to either side, and not too far.
         func continues(to symbol: Symbol, at time: Double) -> Bool {
             guard !unconfirmed else { return false }
             // A linear code last seen while the scene moved, and found again over where it was: one
@@ -144,7 +147,11 @@ public struct Tracker: Sendable {
             let gap = time - lastWhole.time
             let centre = symbol.corners.centre
             let (dx, dy) = (Double(lastWhole.centre.x - firstWhole.centre.x), Double(lastWhole.centre.y - firstWhole.centre.y))
-            if span > 0, (dx * dx + dy * dy).squareRoot() >= extent / 4 {
+            let moved = (dx * dx + dy * dy).squareRoot()
+            // The benchmark's EAN-13 read on single columns (3 x 180 px) as it went right to left
+            // at 91 px/s: 41 px in 0.45 s, short of a quarter of 180, its length across the way
+            // it went.
+            if span > 0, moved > 0, moved >= (moving ? min(extent, self.extent(along: dx, dy)) : extent) / 4 {
                 let velocity = Velocity(x: dx / span, y: dy / span)
                 let travelled = velocity.speed * gap
                 let (ex, ey) = (
@@ -156,15 +163,22 @@ public struct Tracker: Sendable {
             // Found whole on one frame, or on frames too close to show its motion (0.19 s and 30 px
             // apart for a 180 px code, on a slow diagonal swipe of the motion benchmark). The
             // scene's motion gives a direction, not a place: the benchmark's slow swipes were
-            // measured at half their speed, and 25° off. Found again at least half its size ahead
-            // along it (not where it stood), at most its size to either side, and no further than
-            // twice the scene's motion since plus its size, it is the same pass.
+            // measured at a third to half their speed, and 25-58° off.
             guard let scene = sceneVelocity, scene.speed > 0 else { return false }
             let (ax, ay) = (Double(centre.x - lastWhole.centre.x), Double(centre.y - lastWhole.centre.y))
+            let away = (ax * ax + ay * ay).squareRoot()
+            guard away > 0, away >= self.extent(along: ax, ay) / 2 else { return false }
             let (ux, uy) = (scene.x / scene.speed, scene.y / scene.speed)
             let along = ax * ux + ay * uy
             let across = abs(ax * uy - ay * ux)
-            return along >= extent / 2 && across <= extent && along <= 2 * scene.speed * gap + extent
+            return along >= away / 3 && across <= extent && along <= 2 * scene.speed * gap + extent
+        }
+
+        /// The code's size along the direction (`x`, `y`), not zero: the width of its `size` box
+        /// seen that way.
+        private func extent(along x: Double, _ y: Double) -> Double {
+            let length = (x * x + y * y).squareRoot()
+            return (abs(x) * Double(size.width) + abs(y) * Double(size.height)) / length
         }
     }
 

@@ -409,6 +409,48 @@ import Testing
         #expect(turned == 1)
     }
 
+    /// A code read on single columns as it crosses the frame (a box 3 px wide and 180 px long, its
+    /// bars lying the way it goes) moves far less than a quarter of 180 px while seen, and yet it
+    /// moves: its own motion, a quarter of its width along the way it went, is what it goes by.
+    /// Found on one frame only, it has left its place and lies ahead of the scene's motion
+    /// measured 54° off. Four re-finds traced in one EAN-13 pass of the motion benchmark
+    /// (0.25 viewport widths a second, right to left), each one read until now.
+    @Test func aCodeReadOnSingleColumnsGoesByItsMotionAlongTheWayItWent() {
+        struct Refind {
+            var seen: [(x: Int, time: Double)]
+            var width = 3
+            var scene: Tracker.Velocity
+            var again: (x: Int, time: Double)
+        }
+        func reads(_ refind: Refind) -> Int {
+            func column(_ x: Int) -> Symbol {
+                Symbol(
+                    symbology: .ean13, bytes: Array("6757159614506".utf8),
+                    corners: Corners(box: PixelRect(x: x - refind.width / 2, y: 150, width: refind.width, height: 180), orientation: .up))
+            }
+            var tracker = Self.tracker(absence: 0.5)
+            var reads = 0
+            var frame = 0
+            while Double(frame) / 30 < refind.again.time {
+                let time = Double(frame) / 30
+                let sighting = refind.seen.first { abs($0.time - time) < 0.5 / 30 }
+                reads += tracker.update(with: sighting.map { [column($0.x)] } ?? [], at: time, everyLook: true, sceneVelocity: refind.scene).new.count
+                frame += 1
+            }
+            return reads + tracker.update(with: [column(refind.again.x)], at: refind.again.time, everyLook: true, sceneVelocity: refind.scene).new.count
+        }
+        // 41 px in 0.45 s; the scene's motion measured 58° off.
+        #expect(reads(Refind(seen: [(474, 0), (433, 0.45)], scene: Tracker.Velocity(x: -30, y: 48), again: (348, 1.44))) == 1)
+        // The same pass on: the scene's motion right, the code not yet half its length ahead.
+        #expect(reads(Refind(seen: [(348, 0), (307, 0.433)], scene: Tracker.Velocity(x: -79, y: 7), again: (237, 1.267))) == 1)
+        // Found on one frame, then 105 px on.
+        #expect(reads(Refind(seen: [(421, 0)], width: 4, scene: Tracker.Velocity(x: -35, y: -48), again: (316, 1.2))) == 1)
+        #expect(reads(Refind(seen: [(316, 0), (296, 0.233)], width: 4, scene: Tracker.Velocity(x: -80, y: -7), again: (231, 0.95))) == 1)
+        // Read again behind where it went: a new read.
+        #expect(reads(Refind(seen: [(474, 0), (433, 0.45)], scene: Tracker.Velocity(x: -30, y: 48), again: (520, 1.44))) == 2)
+        #expect(reads(Refind(seen: [(421, 0)], width: 4, scene: Tracker.Velocity(x: -35, y: -48), again: (520, 1.2))) == 2)
+    }
+
     /// A second item with the same code comes in from the edge, not where the first was heading: a
     /// new read. So is a code that stood still and is read again where it was.
     @Test func theSameCodeAwayFromWhereTheSwipeWasHeadingIsANewRead() {
