@@ -32,6 +32,24 @@ import Testing
         #expect(QuietZone.hasBars(barredRead[0], in: barred))
     }
 
+    /// Turned 36° and read by the turned look (its corners slanted, its orientation unknown), the
+    /// code's bars past its end are found along its slant: the turned look read the middle of a UPC-A turned 36° as the UPC-E `02011743` on
+    /// every frame of a pass in the motion benchmark.
+    @Test func aTurnedShortCodeWithBarsPastItsEndHasBarsInItsQuietZone() throws {
+        let upright = Barcodes.centred(try ImageFile.read(path: Barcodes.zint(.upce, "0123456", scale: 1)), in: Size(width: 640, height: 480))
+        var config = DecoderConfig()
+        config.engine = .zbar
+        config.symbologies = DecoderEngine.zbar.defaultSymbologies
+        let zbar = try ZBarDecoder(config: config)
+        for barred in [false, true] {
+            let frame = Barcodes.turned(barred ? Barcodes.barredPastEnd(upright, direction: 1) : upright, degrees: 36, scale: 1)
+            let region = Viewport.standard.pixels(in: Size(width: frame.width, height: frame.height))
+            let read = try zbar.turnedLook(frame, in: region)
+            try #require(read.map(\.bytes) == [Array("01234565".utf8)] && read[0].orientation == .unknown)
+            #expect(QuietZone.hasBars(read[0], in: frame) == barred)
+        }
+    }
+
     /// A read whose box is narrower than its code at 1 px a module was read from one side only:
     /// ZBar's lines gave one end. Other symbologies are not checked.
     @Test func aShortCodeReadFromOneSideOnlyHasBarsInItsQuietZone() {
