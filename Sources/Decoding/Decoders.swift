@@ -194,7 +194,8 @@ public final class RoutedDecoder: Decoder {
             }
             // A linear code slanted 30 to 60°, which no row or column crosses whole: ZBar on the viewport turned 45°.
             if turned, let zbar {
-                let slanted = try checked(zbar.turnedLook(frame, in: region), frame, in: region)
+                // The turned look checked its small EANs' profiles already.
+                let slanted = try checked(zbar.turnedLook(frame, in: region), frame, in: region, profiled: true)
                 guard slanted.isEmpty else { return slanted }
             }
             guard deblur else { return [] }
@@ -237,14 +238,16 @@ public final class RoutedDecoder: Decoder {
     /// edge or one the deblurring sharpened, and ZBar read one such wrong on 12 frames (UPC-A
     /// `852323109911` turned 342° as the EAN-13 `6811423109911`, in the motion benchmark): it stands
     /// only when zxing-cpp read the same there. So does any code found there on one scan line
-    /// (`isOneLine`).
-    private func checked(_ found: [Symbol], _ frame: Frame, in region: PixelRect, confirmed: Bool = false) throws(DecoderError) -> [Symbol] {
+    /// (`isOneLine`). `profiled`: the looks that found them checked their profiles already.
+    private func checked(
+        _ found: [Symbol], _ frame: Frame, in region: PixelRect, confirmed: Bool = false, profiled: Bool = false
+    ) throws(DecoderError) -> [Symbol] {
         guard let zxing, found.contains(where: { Self.isSmallEAN($0) || (confirmed && Self.isOneLine($0)) }) else { return found }
         let zxingFound = try zxing.decode(frame, in: region, pass: .first, linearCodes: true)
         var kept: [Symbol] = []
         for symbol in Self.agreed(found, zxingFound, confirmed: confirmed) {
             // Standing without zxing-cpp's word: its profile must read the same.
-            if Self.isSmallEAN(symbol), let zbar, !zxingFound.contains(where: { $0.sharesPlace(with: symbol) }) {
+            if !profiled, Self.isSmallEAN(symbol), let zbar, !zxingFound.contains(where: { $0.sharesPlace(with: symbol) }) {
                 guard try zbar.profileAgrees(with: symbol, in: frame) else { continue }
             }
             kept.append(symbol)

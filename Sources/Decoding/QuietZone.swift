@@ -29,17 +29,20 @@ public enum QuietZone {
         guard let modules = shortEANModules[symbol.symbology], let line = middleLine(symbol) else { return false }
         let module = line.length / Double(modules)
         guard module >= 1 else { return true }
-        // The mean of three lines through the middle of the bars at `t` px along the code from its
-        // start (nil off the frame).
+        // The mean of the three lines through the middle of the bars (those of them in the frame)
+        // at `t` px along the code from its start; nil when the middle one is off the frame.
         func level(_ t: Int) -> Int? {
-            var sum = 0
-            for offset in -1...1 {
+            var (sum, count) = (0, 0)
+            for offset in [0, -1, 1] {
                 let x = Int((line.start.x + line.direction.x * Double(t) - line.direction.y * Double(offset)).rounded())
                 let y = Int((line.start.y + line.direction.y * Double(t) + line.direction.x * Double(offset)).rounded())
-                guard (0..<frame.width).contains(x), (0..<frame.height).contains(y) else { return nil }
-                sum += Int(frame[x, y])
+                guard (0..<frame.width).contains(x), (0..<frame.height).contains(y) else {
+                    if offset == 0 { return nil }
+                    continue
+                }
+                (sum, count) = (sum + Int(frame[x, y]), count + 1)
             }
-            return sum / 3
+            return sum / count
         }
         let last = Int(line.length.rounded()) - 1
         guard last > 0 else { return false }
