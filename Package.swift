@@ -27,7 +27,7 @@ let package = Package(
     ],
     targets: [
         // C libraries, each behind one thin shim module.
-        .systemLibrary(name: "CZBar", pkgConfig: "zbar", providers: [.apt(["libzbar-dev"])]),
+        .systemLibrary(name: "CZBar", pkgConfig: "zbar-kiosk"),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
         // zxing-cpp 3 through its own C API, a static library built by scripts/zxing-cpp (PKG_CONFIG_PATH).
