@@ -27,6 +27,8 @@ let package = Package(
     ],
     targets: [
         // C libraries, each behind one thin shim module.
+        // ZBar from Debian's source, the decoder alone (no X11, video or D-Bus), a static library built
+        // by scripts/zbar (PKG_CONFIG_PATH).
         .systemLibrary(name: "CZBar", pkgConfig: "zbar-kiosk"),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
