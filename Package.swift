@@ -58,8 +58,16 @@ let package = Package(
         .systemLibrary(name: "CSocketQueue"),
         // RE2, linear-time regular expressions, for the formatting rules (a C++ library: a few
         // extern "C" calls). Debian 12's libre2-dev (2022-06-01) links with -lre2 alone; RE2 from
-        // 2023-07 on also needs abseil (pkg-config re2 then lists it).
-        .target(name: "CRE2", linkerSettings: [.linkedLibrary("re2")]),
+        // 2023-07 on also needs abseil (pkg-config re2 then lists it). A release build links the
+        // static archive (libre2-dev ships it): with the C++ runtime static too
+        // (packaging/build-release), the daemon maps no libstdc++.so (1.1 MiB resident).
+        .target(
+            name: "CRE2",
+            linkerSettings: [
+                .linkedLibrary("re2", .when(configuration: .debug)),
+                .linkedLibrary(":libre2.a", .when(configuration: .release)),
+            ]
+        ),
 
         // The OS boundary the other modules share: one clock and time type, a thread of its own,
         // checked system calls (files, sockets, signals, the process, malloc) beside swift-system's,
