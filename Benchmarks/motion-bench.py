@@ -68,6 +68,13 @@ The readers:
     It is no strict upper bound: zxing-cpp's reads of a marginal code depend on the image's
     bounds, and the daemon decodes its viewport only, so ours may read a pass the oracle read on
     no frame (listed at the end).
+  - every (not by default): ours in process on every frame of the pass, `decode-bench stream`
+    (the read pipeline with the daemon's default config, on a frame clock at the pass's rate,
+    the counter shown for `--grace` s before and after), niced, beside the oracle. No frame is
+    dropped, so the same passes give the same reads: a pass `ours` lost that `every` read was lost
+    to the frames its camera dropped while the 2 cores were shared, not to the decoding. Needs
+    `packaging/build-release decode-bench`. Without `ours` and `zbarcam` no camera plays and the
+    run takes the time of the rendering and the offline readers (`--readers every,oracle`).
 
 A read counts when the pass's exact text arrives (our socket line; zbarcam's stdout line; UPC-A
 also as the 13 digits of an EAN-13 with a leading 0, as ZBar gives it by default). A false read is
@@ -119,7 +126,8 @@ MODULES = {"ean13": (1.8, 2.3), "upca": (1.8, 2.3), "code128": (1.8, 2.3), "qr":
 QUIET = {"linear": 10, "qr": 4, "datamatrix": 2}  # modules
 LINEAR_MARGIN = 3      # label above and below the bars, modules
 LINEAR_HEIGHT = 0.35   # bar height over the bars' width
-READERS = ("ours", "zbarcam", "oracle")
+READERS = ("ours", "zbarcam", "oracle", "every")
+CAMERA_READERS = ("ours", "zbarcam")  # the readers in front of an emulated camera
 # The oracle's second looks: the libraries' own (ZBar inverted and at half size, zxing-cpp's other
 # binarizer), as before the turned look; deblur is named so that the list is the old default.
 ORACLE_LOOKS = "binarizer,deblur,inverted,second-scale"
@@ -336,6 +344,7 @@ class Pass:
         self.shown, self.dropped = {}, {}  # reader: frame indices its camera delivered / dropped
         self.stamps = {}                  # reader: emulator timestamps of the pass's ticks
         self.oracle = None                # {"read", "frames", "scanned", "false"}
+        self.every = None                 # the `every` reader's lines (texts), once it has run
         self.played = False
         self.full = False                 # the oracle looks at every frame (a live reader missed it)
         self.seconds = 0.0                # wall time from waiting for its frames to the end of its grace
@@ -506,10 +515,14 @@ class Run:
     def oracle_loop(self):
         while (record := self.oracle_jobs.get()) is not None:
             started = time.monotonic()
-            try:
-                record.oracle = self.oracle_pass(record)
-            except Exception as error:
-                record.oracle = {"read": False, "frames": [], "scanned": 0, "false": [], "error": repr(error)}
+            if "every" in self.args.readers:
+                self.every_pass(record)
+                record.full |= not record.reads.get("every")
+            if "oracle" in self.args.readers:
+                try:
+                    record.oracle = self.oracle_pass(record)
+                except Exception as error:
+                    record.oracle = {"read": False, "frames": [], "scanned": 0, "false": [], "error": repr(error)}
             with self.oracle_lock:
                 self.oracle_seconds += time.monotonic() - started
                 self.oracle_pending -= 1
@@ -541,11 +554,32 @@ class Run:
                 break
         return {"read": bool(read), "frames": sorted(read), "scanned": scanned, "false": sorted(false.items())}
 
+    def every_pass(self, record):
+        """Ours in process on every frame of the pass (`decode-bench stream`: the read pipeline with the
+        daemon's default config on a frame clock at the pass's rate, no frame dropped), with the
+        counter for the grace before and after it, niced like the oracle."""
+        spec = record.spec
+        output = subprocess.run(["nice", "-n", "10", self.args.decode_bench, "stream", "--background", os.path.join(self.work, "background.pgm"),
+                                 "--fps", str(spec["fps"]), "--grace", str(self.args.grace), spec["dir"]], capture_output=True, text=True)
+        if output.returncode:
+            raise RuntimeError(f"decode-bench stream: {output.stderr.strip()[:200]}")
+        lines = [found["text"] for found in map(json.loads, output.stdout.splitlines()) if "text" in found]
+        record.shown["every"], record.dropped["every"] = set(range(len(record.centres))), set()
+        for line in lines:
+            if record.right(line):
+                record.reads["every"] = record.reads.get("every", 0) + 1
+            else:
+                self.false.append(("every", line, spec["index"]))
+        record.every = lines
+
+    def offline_done(self, record):
+        """The oracle and the `every` reader, those asked for, are done with the pass."""
+        return (record.oracle is not None or "oracle" not in self.args.readers) and (record.every is not None or "every" not in self.args.readers)
+
     def discard(self, record):
         """Deletes a pass's frames once every reader is done with them."""
         live_done = record.played or not self.cameras
-        oracle_done = record.oracle is not None or "oracle" not in self.args.readers
-        if live_done and oracle_done and not self.args.keep:
+        if live_done and self.offline_done(record) and not self.args.keep:
             shutil.rmtree(record.spec["dir"], ignore_errors=True)
 
 
@@ -733,6 +767,8 @@ def parse_args():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", default=os.path.join(bench.ROOT, ".build-release/release/kiosk-scanner"))
     parser.add_argument("--emulator", default=os.path.join(bench.ROOT, ".build/emulators/libv4l2emu.so"))
+    parser.add_argument("--decode-bench", default=os.path.join(bench.ROOT, ".build-release/release/decode-bench"),
+                        help="for the `every` reader (packaging/build-release decode-bench)")
     parser.add_argument("--rates", default="30,60", help="frame rates (default 30,60)")
     parser.add_argument("--speeds", default="0.25,0.5,1,2,3,4,6,8", help="viewport widths a second (default 0.25,0.5,1,2,3,4,6,8)")
     parser.add_argument("--passes", type=int, default=20, help="passes per speed (default 20)")
@@ -788,6 +824,7 @@ def main():
     oracle.start()
     report = Report(run, args)
     live = report.live
+    cameras = [name for name in live if name in CAMERA_READERS]
     started = time.monotonic()
 
     modules = {code: args.modules.get(code, MODULES[code]) for code in args.codes}
@@ -835,8 +872,7 @@ def main():
         for key, records in report.groups().items():
             if key in printed:
                 continue
-            ready = all(record.played or not live for record in records) and \
-                (all(record.oracle is not None for record in records) or "oracle" not in args.readers)
+            ready = all((record.played or not cameras) and run.offline_done(record) for record in records)
             if not ready:
                 if final:
                     continue
@@ -855,7 +891,7 @@ def main():
             block = [record for record in run.passes if record.spec["fps"] == fps]
             block_started = time.monotonic()
             run.cameras = []
-            for name in live:
+            for name in cameras:
                 run.cameras.append(Camera(name, work, args, fps))
             run.pump(2.0)  # both open the camera and settle
             for record in block:
@@ -869,7 +905,7 @@ def main():
                     missed = any(not record.reads.get(camera.name) for camera in run.cameras)
                 else:
                     record.played, missed = True, False
-                if "oracle" in args.readers:
+                if "oracle" in args.readers or "every" in args.readers:
                     record.full = missed
                     with run.oracle_lock:
                         run.oracle_pending += 1
@@ -887,8 +923,9 @@ def main():
                         rates[name].append((len(stamps) - 1) / ((stamps[-1] - stamps[0]) / 1e9))
             run.cameras = []
             print_ready()
-            print(f"  ({fps} fps block: {(time.monotonic() - block_started) / 60:.1f} min; camera ticks/s, median over passes: " +
-                  ", ".join(f"{name} {sorted(values)[len(values) // 2]:.1f}" for name, values in rates.items() if values) + ")", flush=True)
+            ticks = ", ".join(f"{name} {sorted(values)[len(values) // 2]:.1f}" for name, values in rates.items() if values)
+            print(f"  ({fps} fps block: {(time.monotonic() - block_started) / 60:.1f} min"
+                  + (f"; camera ticks/s, median over passes: {ticks}" if ticks else "") + ")", flush=True)
         jobs.put(None)
         print_ready(final=True)
         print(report.summary(), flush=True)
