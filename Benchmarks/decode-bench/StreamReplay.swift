@@ -26,8 +26,12 @@ struct StreamReplay {
     /// clock; frames arriving meanwhile are skipped but the newest (a camera's newest buffer).
     /// 0: every frame is decoded.
     var load = 0.0
-    /// Each decoded frame's CPU time as a line too (`{"pass", "frame", "ms", "found"}`).
+    /// Each decoded frame's CPU time as a line too (`{"pass", "frame", "ms", "found"}`, found: each
+    /// code's text, its box's centre, width and height).
     var costs = false
+    /// The frames to decode, from an earlier run's `--costs` lines (their pass and frame): the same
+    /// frames again, whatever each decode costs now.
+    var schedule: Set<[Int]>?
 
     init(arguments: [String]) throws {
         var passes: [String] = []
@@ -45,12 +49,13 @@ struct StreamReplay {
             case "--load": load = Double(try value()) ?? -1
             case "--background": background = try value()
             case "--costs": costs = true
+            case "--schedule": schedule = try Self.decodedFrames(in: try value())
             default: passes.append(arguments[index])
             }
             index += 1
         }
         guard let background, !passes.isEmpty, fps > 0, grace >= 0, load >= 0 else {
-            throw ReplayError("usage: decode-bench stream --background FILE [--fps 30] [--grace 0.5] [--load 0] [--costs] PASS_DIR...")
+            throw ReplayError("usage: decode-bench stream --background FILE [--fps 30] [--grace 0.5] [--load 0 | --schedule FILE] [--costs] PASS_DIR...")
         }
         self.passes = passes
         self.background = background
@@ -87,7 +92,14 @@ struct StreamReplay {
             if let error = outcome.error { FileHandle.standardError.write(Data("pass \(pass) frame \(index): \(error)\n".utf8)) }
             if let symbols = outcome.symbols {
                 decoded[pass, default: 0] += 1
-                if costs { emit(["pass": pass, "frame": index, "ms": (seconds * 1e5).rounded() / 100, "found": symbols.count]) }
+                if costs {
+                    // Each code found: its text, the centre of its box and its width and height.
+                    let found = symbols.map { symbol -> [Any] in
+                        let box = symbol.corners.bounds
+                        return [String(decoding: symbol.bytes, as: UTF8.self), box.x + box.width / 2, box.y + box.height / 2, box.width, box.height]
+                    }
+                    emit(["pass": pass, "frame": index, "ms": (seconds * 1e5).rounded() / 100, "found": found])
+                }
             }
             for read in outcome.reads { emit(["pass": pass, "frame": index, "symbology": read.symbology, "text": read.shownText]) }
         }
@@ -96,6 +108,10 @@ struct StreamReplay {
         func deliver(_ frame: Frame, pass: Int, index: Int) {
             let arrival = Double(tick) / fps
             tick += 1
+            if let schedule {
+                if schedule.contains([pass, index]) { decode(frame, arrival: arrival, start: arrival, pass: pass, index: index) }
+                return
+            }
             if let waiting = newest, free <= arrival {
                 newest = nil
                 decode(waiting.frame, arrival: waiting.arrival, start: free, pass: waiting.pass, index: waiting.index)
@@ -107,7 +123,7 @@ struct StreamReplay {
             }
         }
 
-        for _ in 0..<graceFrames { deliver(counter, pass: -1, index: -1) }
+        for index in 0..<graceFrames { deliver(counter, pass: -1, index: index - graceFrames) }
         for (number, directory) in passes.enumerated() {
             let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".pgm") }.sorted()
             for (index, name) in names.enumerated() { deliver(try ImageFile.read(path: "\(directory)/\(name)"), pass: number, index: index) }
@@ -116,6 +132,19 @@ struct StreamReplay {
             emit(["pass": number, "frames": names.count])
         }
         emit(["decoded": passes.indices.map { decoded[$0, default: 0] }])
+    }
+
+    /// The (pass, frame) pairs of the `--costs` lines in the file at `path`.
+    static func decodedFrames(in path: String) throws -> Set<[Int]> {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { throw ReplayError("cannot read \(path)") }
+        var frames: Set<[Int]> = []
+        for line in text.split(separator: "\n") {
+            guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], object["ms"] != nil,
+                let pass = object["pass"] as? Int, let frame = object["frame"] as? Int
+            else { continue }
+            frames.insert([pass, frame])
+        }
+        return frames
     }
 
     /// The calling thread's CPU time, in seconds.
