@@ -21,7 +21,8 @@ import Imaging
 /// taken it, it is the same pass, not a new read: a second item with the same code enters from the
 /// edge, not where the first was heading. A code that stood still and is read again where it was is
 /// a new read, as before. A code found whole on one frame only has no motion of its own: the
-/// scene's, when it was moving then (`SceneMotion`), says where it was heading.
+/// scene's, when it was moving then or when the code is found again (`SceneMotion`), says where it
+/// was heading.
 ///
 /// Two linear codes cannot lie in one place at once. A linear code with no track found where a
 /// linear code was found on at least two frames, the last of them within `misreadSeconds`, is a
@@ -130,11 +131,15 @@ public struct Tracker: Sendable {
         /// is a thin box, long only across the way it travels). `symbol` must lie within half the
         /// way the motion has taken it since, plus half its size, of where it leads: a sighting of
         /// part of a code has its centre up to half a code away. A code found whole on one frame
-        /// only, or moving less than that while seen, goes by the scene's motion then: `symbol`
-        /// must have left the code's place (by half the code's size the way it went: one read
-        /// again where it was is a new read), ahead along the scene's motion (within 70°), at most
-        /// its size to either side, and not too far.
-        func continues(to symbol: Symbol, at time: Double) -> Bool {
+        /// only, or moving less than that while seen, goes by the scene's motion then, or by the
+        /// scene's motion `now` (when `symbol` is found): `symbol` must have left the code's place
+        /// (by half the code's size the way it went: one read again where it was is a new read),
+        /// ahead along the scene's motion (within 70°), at most its size to either side, and not
+        /// too far. While a code enters the viewport the scene's motion follows the part of it
+        /// inside, not the code: a label turned 234° coming in from the right edge moved the
+        /// changed tiles' centre 60° off its way (the motion benchmark's UPC-A, read on one frame
+        /// at the edge and again 1.3 s and 215 px on); once it is all inside, they move with it.
+        func continues(to symbol: Symbol, at time: Double, sceneNow: Velocity? = nil) -> Bool {
             guard !unconfirmed else { return false }
             // A linear code last seen while the scene moved, and found again over where it was: one
             // read only now and then as it moves (on a few lines, whose centre is not the code's).
@@ -164,14 +169,16 @@ public struct Tracker: Sendable {
             // apart for a 180 px code, on a slow diagonal swipe of the motion benchmark). The
             // scene's motion gives a direction, not a place: the benchmark's slow swipes were
             // measured at a third to half their speed, and 25-58° off.
-            guard let scene = sceneVelocity, scene.speed > 0 else { return false }
             let (ax, ay) = (Double(centre.x - lastWhole.centre.x), Double(centre.y - lastWhole.centre.y))
             let away = (ax * ax + ay * ay).squareRoot()
             guard away > 0, away >= self.extent(along: ax, ay) / 2 else { return false }
-            let (ux, uy) = (scene.x / scene.speed, scene.y / scene.speed)
-            let along = ax * ux + ay * uy
-            let across = abs(ax * uy - ay * ux)
-            return along >= away / 3 && across <= extent && along <= 2 * scene.speed * gap + extent
+            return [sceneVelocity, sceneNow].contains { scene in
+                guard let scene, scene.speed > 0 else { return false }
+                let (ux, uy) = (scene.x / scene.speed, scene.y / scene.speed)
+                let along = ax * ux + ay * uy
+                let across = abs(ax * uy - ay * ux)
+                return along >= away / 3 && across <= extent && along <= 2 * scene.speed * gap + extent
+            }
         }
 
         /// The code's size along the direction (`x`, `y`), not zero: the width of its `size` box
@@ -248,7 +255,7 @@ public struct Tracker: Sendable {
             tracks = tracks.filter { !($0.value.unconfirmed && overruled($0.value.symbol, in: symbols)) }
         }
         for (symbol, key) in zip(symbols, keys) {
-            if tracks[key] == nil, let track = lost.removeValue(forKey: key), track.continues(to: symbol, at: time) {
+            if tracks[key] == nil, let track = lost.removeValue(forKey: key), track.continues(to: symbol, at: time, sceneNow: sceneVelocity) {
                 // Lost while moving, and found again where it was heading: the same pass.
                 tracks[key] = track
             }

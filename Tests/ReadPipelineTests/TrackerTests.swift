@@ -409,6 +409,29 @@ import Testing
         #expect(turned == 1)
     }
 
+    /// A code found whole on one frame as it came in at the viewport's edge, then on part of it,
+    /// lost, and found again 1.3 s and 215 px on (the motion benchmark's UPC-A turned 234°, right to
+    /// left at 180 px/s): while the label came in, the scene's motion followed the part of it
+    /// inside the viewport, 60° off its way; when it is found again the scene's motion is the
+    /// code's. One read. With the scene's motion off its way then and now, a new read.
+    @Test func aCodeFoundAsItCameInGoesByTheScenesMotionWhenFoundAgain() {
+        func seen(_ x: Int, _ y: Int, side: Int) -> Symbol {
+            Symbol(
+                symbology: .upca, bytes: Array("470879944109".utf8),
+                corners: Corners(box: PixelRect(x: x - side / 2, y: y - side / 2, width: side, height: side), orientation: .up))
+        }
+        func reads(now: Tracker.Velocity) -> Int {
+            var tracker = Self.tracker(absence: 0.5)
+            let entering = Tracker.Velocity(x: -50, y: 86)
+            var reads = tracker.update(with: [seen(451, 246, side: 153)], at: 0, everyLook: true, sceneVelocity: entering).new.count
+            reads += tracker.update(with: [seen(467, 278, side: 85)], at: 1 / 30.0, everyLook: true, sceneVelocity: entering).new.count
+            for frame in 2..<39 { reads += tracker.update(with: [], at: Double(frame) / 30, everyLook: true, sceneVelocity: now).new.count }
+            return reads + tracker.update(with: [seen(236, 280, side: 84)], at: 39 / 30.0, everyLook: true, sceneVelocity: now).new.count
+        }
+        #expect(reads(now: Tracker.Velocity(x: -180, y: -1)) == 1)
+        #expect(reads(now: Tracker.Velocity(x: -50, y: 86)) == 2, "the scene's motion off its way then and now")
+    }
+
     /// A code read on single columns as it crosses the frame (a box 3 px wide and 180 px long, its
     /// bars lying the way it goes) moves far less than a quarter of 180 px while seen, and yet it
     /// moves: its own motion, a quarter of its width along the way it went, is what it goes by.
