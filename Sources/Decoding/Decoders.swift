@@ -214,7 +214,7 @@ public final class RoutedDecoder: Decoder {
     /// ZBar's first pass, then zxing-cpp's, looking only for what ZBar cannot read when ZBar found
     /// codes; `confirmed`: as `checked` takes it.
     private func firstPasses(_ frame: Frame, in region: PixelRect, confirmed: Bool = false) throws(DecoderError) -> [Symbol] {
-        let found = try checked(zbar?.decode(frame, in: region, secondLooks: false) ?? [], frame, in: region, confirmed: confirmed)
+        let found = try checked(zbar?.decode(frame, in: region, secondLooks: false) ?? [], frame, in: region, confirmed: confirmed, moving: true)
         return Self.merged(found, try zxingLook(frame, in: region, pass: .first, narrowed: !found.isEmpty))
     }
 
@@ -239,13 +239,19 @@ public final class RoutedDecoder: Decoder {
     /// `852323109911` turned 342° as the EAN-13 `6811423109911`, in the motion benchmark): it stands
     /// only when zxing-cpp read the same there. So does any code found there on one scan line
     /// (`isOneLine`). `profiled`: the looks that found them checked their profiles already.
+    /// `moving`: a moving frame's first passes, where a linear code ZBar found on few lines
+    /// (`isSparse`) stands only when zxing-cpp read the same there; with `confirmed`, no linear
+    /// code stands over which zxing-cpp read another of its symbology.
     private func checked(
-        _ found: [Symbol], _ frame: Frame, in region: PixelRect, confirmed: Bool = false, profiled: Bool = false
+        _ found: [Symbol], _ frame: Frame, in region: PixelRect, confirmed: Bool = false, profiled: Bool = false, moving: Bool = false
     ) throws(DecoderError) -> [Symbol] {
-        guard let zxing, found.contains(where: { Self.isSmallEAN($0) || (confirmed && Self.isOneLine($0)) }) else { return found }
+        let moving = moving || confirmed
+        guard let zxing,
+            found.contains(where: { Self.isSmallEAN($0) || (confirmed && $0.misreadsInPlace) || (moving && Self.isSparse($0)) })
+        else { return found }
         let zxingFound = try zxing.decode(frame, in: region, pass: .first, linearCodes: true)
         var kept: [Symbol] = []
-        for symbol in Self.agreed(found, zxingFound, confirmed: confirmed) {
+        for symbol in Self.agreed(found, zxingFound, confirmed: confirmed, moving: moving) {
             // Standing without zxing-cpp's word: its profile must read the same.
             if !profiled, Self.isSmallEAN(symbol), let zbar, !zxingFound.contains(where: { $0.sharesPlace(with: symbol) }) {
                 guard try zbar.profileAgrees(with: symbol, in: frame) else { continue }
@@ -297,10 +303,18 @@ public final class RoutedDecoder: Decoder {
     /// ZBar's reads less each small EAN-13 or UPC-A over which zxing-cpp read another code of the
     /// two, and each one found on few lines (any one, when `confirmed`) that zxing-cpp did not read
     /// the same; when `confirmed`, also less each code found on one line that zxing-cpp did not read
-    /// the same.
-    static func agreed(_ zbarFound: [Symbol], _ zxingFound: [Symbol], confirmed: Bool = false) -> [Symbol] {
+    /// the same; when `moving`, less each other linear code found on one line or few (`isSparse`)
+    /// that zxing-cpp did not read the same; and when `confirmed`, less each linear code over which
+    /// zxing-cpp read another code of its symbology (the whole-frame look's Code 128 `(UUWE&B5MGP`
+    /// on 2 of the 7 lines it scanned across the code, where zxing-cpp read `OUUWESB5MGP`).
+    static func agreed(_ zbarFound: [Symbol], _ zxingFound: [Symbol], confirmed: Bool = false, moving: Bool = false) -> [Symbol] {
         return zbarFound.filter { symbol in
-            if confirmed && isOneLine(symbol) && !isSmallEAN(symbol) {
+            if confirmed && symbol.misreadsInPlace
+                && zxingFound.contains(where: { $0.symbology == symbol.symbology && $0.bytes != symbol.bytes && $0.sharesPlace(with: symbol) })
+            {
+                return false
+            }
+            if (confirmed && isOneLine(symbol) && !isSmallEAN(symbol)) || (moving && isSparse(symbol)) {
                 return zxingFound.contains { $0.symbology == symbol.symbology && $0.bytes == symbol.bytes && $0.sharesPlace(with: symbol) }
             }
             guard isSmallEAN(symbol) else { return true }
@@ -308,6 +322,15 @@ public final class RoutedDecoder: Decoder {
             guard there.allSatisfy({ $0.gtin13 == symbol.gtin13 }) else { return false }
             return !there.isEmpty || !(confirmed || isFewLines(symbol))
         }
+    }
+
+    /// Whether `symbol` is a linear code other than a small EAN-13 or UPC-A that ZBar found on one
+    /// line or on few of the lines its box spans. ZBar read a Code 128 of 1.8 px modules swiped
+    /// past (`OUUWESB5MGP`) as `(UUWE&B5MGP` on every frame of its pass, on 1 to 7 lines of the 30
+    /// to 90 its box spanned: two characters wrong whose weights cancel in the mod-103 check.
+    /// zxing-cpp read it right on each frame, but did not look while ZBar had found a code.
+    static func isSparse(_ symbol: Symbol) -> Bool {
+        symbol.misreadsInPlace && !isSmallEAN(symbol) && (isOneLine(symbol) || isFewLines(symbol))
     }
 
     /// The symbologies of 95-module codes whose digits are a GTIN-13 (UPC-A with a leading 0).

@@ -57,6 +57,36 @@ import Testing
         #expect(RoutedDecoder.agreed([lines], [], confirmed: true) == [lines])
     }
 
+    /// A linear code other than a small EAN that ZBar found on few lines of a moving frame stands
+    /// only when zxing-cpp read the same there: ZBar read a Code 128 of 1.8 px modules swiped past
+    /// (`OUUWESB5MGP`) as `(UUWE&B5MGP` on 1 to 7 of the 30 to 90 lines its box spanned, on every
+    /// frame of its pass, where zxing-cpp read it right (the motion benchmark). Read on most of its
+    /// lines, or on a still scene's frame, it stands as before; found by a moving frame's second
+    /// looks, it gives way to another read of zxing-cpp's there.
+    @Test func aLinearCodeReadOnFewLinesOfAMovingFrameNeedsZXingCpp() {
+        func code128(_ text: String, lines: Int, width: Int = 272, height: Int = 70) -> Symbol {
+            Symbol(
+                symbology: .code128, bytes: Array(text.utf8), corners: Corners(box: PixelRect(x: 64, y: 208, width: width, height: height), orientation: .up),
+                orientation: .up, quality: lines)
+        }
+        let sparse = code128("(UUWE&B5MGP", lines: 7)
+        #expect(RoutedDecoder.isSparse(sparse))
+        #expect(RoutedDecoder.agreed([sparse], [code128("OUUWESB5MGP", lines: 1)], moving: true).isEmpty)
+        #expect(RoutedDecoder.agreed([sparse], [], moving: true).isEmpty)
+        #expect(RoutedDecoder.agreed([sparse], [code128("(UUWE&B5MGP", lines: 1)], moving: true) == [sparse])
+        #expect(RoutedDecoder.agreed([sparse], []) == [sparse], "a still scene's read")
+        let point = code128("(UUWE&B5MGP", lines: 1, width: 1, height: 1)
+        #expect(RoutedDecoder.agreed([point], [], moving: true).isEmpty)
+        let dense = code128("(UUWE&B5MGP", lines: 40)
+        #expect(!RoutedDecoder.isSparse(dense))
+        #expect(RoutedDecoder.agreed([dense], [], moving: true) == [dense])
+        // A moving frame's second looks (the whole frame, every 4th line): read on more of the
+        // lines they scan, it gives way to zxing-cpp's other read there, and to nothing else.
+        #expect(RoutedDecoder.agreed([dense], [code128("OUUWESB5MGP", lines: 1)], confirmed: true).isEmpty)
+        #expect(RoutedDecoder.agreed([dense], [code128("OUUWESB5MGP", lines: 1)], moving: true) == [dense])
+        #expect(RoutedDecoder.agreed([dense], [], confirmed: true) == [dense])
+    }
+
     /// A small EAN-13 that ZBar read one way and zxing-cpp another over it is kept by neither; the
     /// same read, a UPC-A read as its EAN-13, no read, a code elsewhere or a large code keep it.
     @Test func aSmallEANTheLibrariesReadTwoWaysIsDropped() {
