@@ -86,9 +86,10 @@ Wall time on this 2-core machine: about 2.5 hours at the defaults when the rende
 frame anew (30 fps about 1 hour, 6 minutes per code and size; 60 fps about 1.5 hours, where the
 renderer drew twice the frames and was the bottleneck for the linear codes). It now blurs each
 sub-pixel phase of a pass once (the frames are byte for byte the same, 1.2 to 4.3 times faster to
-make, most for linear codes and fast passes), so 60 fps should take about as long as 30 (not yet
-timed). `--rates 30 --codes upca,qr,datamatrix` took 38 minutes; `--quick` (30 fps, 5 passes at 1,
-2, 4 and 8 VW/s) about 5 minutes.
+make, most for linear codes and fast passes). The passes play in real time: the default run's
+30 fps block took 106.6 minutes (2026-11-27, 10 to 11 per code and size), so the whole run takes
+about 3.5 hours. `--rates 30 --codes upca,qr,datamatrix` took 38 minutes; `--quick` (30 fps, 5
+passes at 1, 2, 4 and 8 VW/s) about 5 minutes.
 
 Why: a kiosk customer swipes a code past the camera rather than holding it still. How fast the
 swipe may be, against zbarcam on the same frames, and against what the frames allow at all,
