@@ -51,7 +51,7 @@ import Testing
                 extra: "viewport:\n  rect: [0, 0, 1, 1]\ntracking:\n  absence: 0.05\ndecoder:\n  engine: \(engine.rawValue)\n  symbologies: \(symbologies)\n"))
         let client = try daemon.connect()
         for text in ["DM in the daemon", "Aztec in the daemon", "PDF417 in the daemon", "123456", "0112345678901286", "MQR1", "rMQR in the daemon"] {
-            #expect(client.waitForScan(text).match != nil, "\(text): \(daemon.log.suffix(500))")
+            #expect(client.waitForScan(text, timeout: 30).match != nil, "\(text): \(daemon.log.suffix(500))")
         }
         // Several passes over the stacked DataBar frames later, the daemon still runs.
         #expect(client.waitForScan("DM in the daemon", timeout: 5).match != nil)
