@@ -517,7 +517,12 @@ class Run:
         while (record := self.oracle_jobs.get()) is not None:
             started = time.monotonic()
             if "every" in self.args.readers:
-                self.every_pass(record)
+                try:
+                    self.every_pass(record)
+                except Exception as error:
+                    # As the oracle's: the thread must go on, or the run waits for this pass forever.
+                    record.every = []
+                    print(f"every: {record.label()}: {error!r}", file=sys.stderr, flush=True)
                 record.full |= not record.reads.get("every")
             if "oracle" in self.args.readers:
                 try:
