@@ -63,7 +63,10 @@ The readers:
     deblurring, which a still image never gets) on the pass's frames, niced, while the next pass
     plays: in batches of 8, 16, 32... frames from the one where the code is nearest the viewport's
     centre outwards, stopping at the first batch with the right text, or through every frame when
-    a live reader missed the pass.
+    ours missed the pass (zbarcam's misses alone, the linear codes turned and every Data Matrix,
+    need only whether the oracle read the pass: scanning all their frames took most of its time).
+    It may fall up to 12,000 frames behind the cameras, so that it catches up while slow passes
+    play.
     A pass it reads on no frame is beyond this camera; any other text it prints is its false read.
     It is no strict upper bound: zxing-cpp's reads of a marginal code depend on the image's
     bounds, and the daemon decodes its viewport only, so ours may read a pass the oracle read on
@@ -88,7 +91,9 @@ renderer drew twice the frames and was the bottleneck for the linear codes). It 
 sub-pixel phase of a pass once (the frames are byte for byte the same, 1.2 to 4.3 times faster to
 make, most for linear codes and fast passes). The passes play in real time: the default run's
 30 fps block took 106.6 minutes (2026-11-27, 10 to 11 per code and size), so the whole run takes
-about 3.5 hours. `--rates 30 --codes upca,qr,datamatrix` took 38 minutes; `--quick` (30 fps, 5
+about 3.5 hours, longer than this machine's sessions: `--state FILE` records each code and size
+as it finishes, and the same command started again goes on from there (the same arguments and
+binaries, or it refuses). `--rates 30 --codes upca,qr,datamatrix` took 38 minutes; `--quick` (30 fps, 5
 passes at 1, 2, 4 and 8 VW/s) about 5 minutes.
 
 Why: a kiosk customer swipes a code past the camera rather than holding it still. How fast the
@@ -97,7 +102,7 @@ tells where reads are lost: to the camera (blur, frames), to the decoders, or to
 choices (viewport, looks that wait for a still scene, gating); the false reads tell what a swipe
 makes a decoder invent.
 """
-import argparse, importlib.util, json, math, multiprocessing, os, queue, random, select, shutil, signal, string, subprocess, sys, tempfile,\
+import argparse, hashlib, importlib.util, json, math, multiprocessing, os, queue, random, select, shutil, signal, string, subprocess, sys, tempfile,\
     threading, time
 
 import numpy as np
@@ -135,6 +140,7 @@ ORACLE_LOOKS = "binarizer,deblur,inverted,second-scale"
 # The oracle's symbologies for each code: ZBar finds a UPC-A only with EAN-13 enabled (it decodes
 # UPC-A as an EAN-13 with a leading 0): `scan --engine zbar --symbologies upca` reads none.
 ORACLE_SYMBOLOGIES = {"upca": "upca,ean13"}
+ORACLE_BEHIND = 12000  # frames waiting for the oracle, at most (3.7 GB)
 
 
 # ---------------------------------------------------------------- codes
@@ -347,7 +353,7 @@ class Pass:
         self.oracle = None                # {"read", "frames", "scanned", "false"}
         self.every = None                 # the `every` reader's lines (texts), once it has run
         self.played = False
-        self.full = False                 # the oracle looks at every frame (a live reader missed it)
+        self.full = False                 # the oracle looks at every frame (ours missed it)
         self.seconds = 0.0                # wall time from waiting for its frames to the end of its grace
 
     def label(self):
@@ -417,6 +423,7 @@ class Run:
         self.current = None
         self.oracle_jobs = queue.Queue()
         self.oracle_pending = 0
+        self.oracle_frames = 0   # the frames of the passes waiting for it
         self.oracle_lock = threading.Lock()
         self.oracle_seconds = 0.0
         self.render_seconds = 0.0
@@ -532,6 +539,7 @@ class Run:
             with self.oracle_lock:
                 self.oracle_seconds += time.monotonic() - started
                 self.oracle_pending -= 1
+                self.oracle_frames -= len(record.centres)
             self.discard(record)
 
     def oracle_pass(self, record):
@@ -587,6 +595,104 @@ class Run:
         live_done = record.played or not self.cameras
         if live_done and self.offline_done(record) and not self.args.keep:
             shutil.rmtree(record.spec["dir"], ignore_errors=True)
+
+
+# ---------------------------------------------------------------- going on after a stop
+
+class State:
+    """`--state FILE`: JSON lines, first what defines the run (the arguments that change a figure,
+    and the binaries' digests), then one line per finished code and size at a rate, with what each
+    of its passes gave. A run started again with the same file loads those and plays the rest; a
+    file of another run is refused, so that a table is never put together from two builds or two
+    settings. A line cut short by a kill is ignored (its code and size play again)."""
+
+    KEYS = ("rates", "speeds", "passes", "codes", "modules", "readers", "exposure_ms", "grace", "extra_config", "seed")
+    FIELDS = ("reads", "shown", "dropped", "stamps", "oracle", "every", "full", "seconds", "centres", "unit")
+
+    def __init__(self, path, args):
+        self.path = path
+        self.header = {key: getattr(args, key) for key in self.KEYS}
+        self.header["modules"] = {code: list(sizes) for code, sizes in sorted(args.modules.items())}
+        for name, binary in (("binary", args.binary), ("zbarcam", shutil.which("zbarcam") or ""),
+                             ("decode_bench", args.decode_bench if "every" in args.readers else "")):
+            self.header[name] = digest(binary) if binary else ""
+        self.done = {}    # (fps, code, module): {"passes": {index: fields}, "false": [...], "minutes": m}
+        self.resumed = 0  # how many times the run went on from this file
+        self.mark = 0     # run.false up to here is in the file (or was loaded from it)
+        if not os.path.exists(path):
+            self.write(dict(run=self.header))
+            return
+        with open(path) as f:
+            lines = f.read().split("\n")
+        try:
+            first = json.loads(lines[0])
+        except ValueError:
+            raise SystemExit(f"--state {path}: line 1 is not a run's header")
+        if first.get("run") != self.header:
+            theirs = first.get("run") or {}
+            differ = [key for key in self.header if theirs.get(key) != self.header[key]]
+            raise SystemExit(f"--state {path}: another run's (it differs in {', '.join(differ) or 'its form'}); "
+                             f"take a new file or the same arguments and build")
+        for line in lines[1:]:
+            try:
+                item = json.loads(line)
+            except ValueError:
+                continue  # the last line, cut short by a kill
+            if "resumed" in item:
+                self.resumed += 1
+            elif "group" in item:
+                self.done[tuple(item["group"])] = item
+        self.resumed += 1
+        self.write(dict(resumed=time.strftime("%Y-%m-%d %H:%M:%S"), groups=len(self.done)))
+
+    def write(self, item):
+        with open(self.path, "a") as f:
+            f.write(json.dumps(item) + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+
+    def load(self, run):
+        """Puts the finished groups' results into their passes; returns the indices loaded."""
+        loaded = set()
+        for record in run.passes:
+            s = record.spec
+            item = self.done.get((s["fps"], s["code"], s["module"]))
+            if item is None:
+                continue
+            fields = item["passes"][str(s["index"])]
+            for name in self.FIELDS:
+                value = fields[name]
+                if name in ("shown", "dropped"):
+                    value = {reader: set(indices) for reader, indices in value.items()}
+                elif name in ("centres", "unit"):
+                    value = [tuple(point) for point in value] if name == "centres" else tuple(value)
+                setattr(record, name, value)
+            record.played = True
+            loaded.add(s["index"])
+        for item in self.done.values():
+            run.false += [tuple(entry) for entry in item["false"]]
+        self.mark = len(run.false)
+        return loaded
+
+    def save(self, run, group, records):
+        indices = {record.spec["index"] for record in records}
+        passes = {}
+        for record in records:
+            fields = {name: getattr(record, name) for name in self.FIELDS}
+            fields["shown"] = {reader: sorted(values) for reader, values in record.shown.items()}
+            fields["dropped"] = {reader: sorted(values) for reader, values in record.dropped.items()}
+            passes[str(record.spec["index"])] = fields
+        # A line that came between passes goes with the group played when it came.
+        false = [list(entry) for entry in run.false if entry[2] in indices]
+        false += [list(entry) for entry in run.false[self.mark:] if entry[2] is None]
+        self.mark = len(run.false)
+        self.done[group] = dict(group=list(group), passes=passes, false=false)
+        self.write(self.done[group])
+
+
+def digest(path):
+    with open(path, "rb") as f:
+        return hashlib.file_digest(f, "sha256").hexdigest()[:16]
 
 
 # ---------------------------------------------------------------- report
@@ -736,14 +842,15 @@ class Report:
                 detail = ", ".join(f"{a}-{b} [{record.offset(a):+.0f}..{record.offset(b):+.0f}]" if a != b else f"{a} [{record.offset(a):+.0f}]"
                                    for a, b in runs)
                 dropped = [index for index in frames if index not in record.shown.get(name, ())]
-                out.append(f"  {name:8} {record.label()}: {len(record.centres)} frames; oracle read {len(frames)}: {detail}; "
-                           f"{name} got {len(got)} of them, {len(inside)} with the code's centre in the viewport"
+                out.append(f"  {name:8} {record.label()}: {len(record.centres)} frames; oracle read {len(frames)}: {detail}"
+                           + (f" (of the {record.oracle['scanned']} frames it scanned, from the middle out)" if record.oracle["scanned"] < len(record.centres) else "")
+                           + f"; {name} got {len(got)} of them, {len(inside)} with the code's centre in the viewport"
                            + (f"; dropped {','.join(map(str, dropped))}" if dropped else ""))
         beyond = [f"  {name:8} {record.label()}" for record in self.run.passes for name in self.live
                   if record.oracle and not record.oracle["read"] and record.reads.get(name)]
         head = ("\npasses a live reader read that the oracle read on no frame:" + ("\n" + "\n".join(beyond) if beyond else " none"))
         return head + ("\npasses a live reader missed that the oracle read (frames first-last [the code's centre from the viewport's centre, px "
-                "along the path]; every frame of these passes scanned; zbarcam's Data Matrix passes left out, ZBar has none):" +
+                "along the path]; every frame scanned of the passes ours missed; zbarcam's Data Matrix passes left out, ZBar has none):" +
                 ("\n" + "\n".join(out) if out else " none"))
 
 
@@ -786,6 +893,9 @@ def parse_args():
     parser.add_argument("--extra-config", default="", help="YAML appended to our config, \\n for newlines")
     parser.add_argument("--seed", type=int, default=37)
     parser.add_argument("--keep", action="store_true", help="keep the frames (and print where)")
+    parser.add_argument("--state", default="", help="a file to record each finished code and size in, and to go on from: a run "
+                        "stopped (a kill, the machine's end) and started again with the same --state and arguments plays only "
+                        "what it had not finished")
     parser.add_argument("--quick", action="store_true", help="a smoke run: rates 30, passes 5, speeds 1,2,4,8")
     args = parser.parse_args()
     if args.quick:
@@ -818,6 +928,8 @@ def main():
     all_specs = specs(args, work)
     run.passes = [Pass(spec) for spec in all_specs]
     run.texts = {spec["text"]: spec["index"] for spec in all_specs}
+    state = State(args.state, args) if args.state else None
+    loaded = state.load(run) if state else set()
     with open(os.path.join(work, "background.pgm"), "wb") as f:
         f.write(pgm(noisy(np.full((HEIGHT, WIDTH), BACKGROUND, dtype=np.float32), np.random.default_rng(args.seed))))
 
@@ -847,6 +959,8 @@ def main():
                                      for code, sizes in modules.items()), flush=True)
     print(f"  passes: direction l->r, r->l, diagonal in turn; turned 360/{args.passes} deg more each pass; "
           f"readers {','.join(args.readers)}; work {work}", flush=True)
+    if state and state.done:
+        print(f"  going on from --state {args.state}: {len(state.done)} codes and sizes done before, {len(loaded)} passes", flush=True)
 
     ahead = 2
     submitted = 0
@@ -854,7 +968,8 @@ def main():
     def submit_until(index):
         nonlocal submitted
         while submitted <= min(index, len(all_specs) - 1):
-            jobs.put(all_specs[submitted])
+            if submitted not in loaded:
+                jobs.put(all_specs[submitted])
             submitted += 1
 
     def wait_rendered(index):
@@ -889,6 +1004,9 @@ def main():
                 print(report.header_row(), flush=True)
             print(report.row(speed, fps, records), flush=True)
             printed.add(key)
+            group = (fps, code, module)
+            if state and group not in state.done and all(other in printed for other in report.groups() if other[:3] == group):
+                state.save(run, group, [record for other, items in report.groups().items() if other[:3] == group for record in items])
 
     try:
         submit_until(ahead)
@@ -897,24 +1015,32 @@ def main():
             block = [record for record in run.passes if record.spec["fps"] == fps]
             block_started = time.monotonic()
             run.cameras = []
-            for name in cameras:
+            for name in cameras if any(record.spec["index"] not in loaded for record in block) else ():
                 run.cameras.append(Camera(name, work, args, fps))
             run.pump(2.0)  # both open the camera and settle
             for record in block:
+                if record.spec["index"] in loaded:
+                    continue
                 pass_started = time.monotonic()
                 submit_until(record.spec["index"] + ahead)
                 wait_rendered(record.spec["index"])
-                # The oracle at most two passes behind, so the frames on disk stay bounded.
-                run.pump(until=lambda: run.oracle_pending <= 2)
+                # The oracle catches up while the slow passes play: it may fall behind by up to
+                # ORACLE_BEHIND frames (a GiB of /dev/shm per 3,400), so that the frames on disk stay bounded.
+                run.pump(until=lambda: run.oracle_pending <= 2 or run.oracle_frames <= ORACLE_BEHIND)
                 if run.cameras:
                     run.play(record)
-                    missed = any(not record.reads.get(camera.name) for camera in run.cameras)
+                    # Every frame is scanned for the passes ours missed, not zbarcam's alone (the
+                    # linear codes' turned passes, every Data Matrix): zbarcam's misses need only
+                    # whether the oracle read the pass, and that took 2/3 of its time.
+                    watched = [camera for camera in run.cameras if camera.name != "zbarcam"] or run.cameras
+                    missed = any(not record.reads.get(camera.name) for camera in watched)
                 else:
                     record.played, missed = True, False
                 if "oracle" in args.readers or "every" in args.readers:
                     record.full = missed
                     with run.oracle_lock:
                         run.oracle_pending += 1
+                        run.oracle_frames += len(record.centres)
                     run.oracle_jobs.put(record)
                 run.discard(record)
                 record.seconds = time.monotonic() - pass_started
@@ -930,13 +1056,18 @@ def main():
             run.cameras = []
             print_ready()
             ticks = ", ".join(f"{name} {sorted(values)[len(values) // 2]:.1f}" for name, values in rates.items() if values)
-            print(f"  ({fps} fps block: {(time.monotonic() - block_started) / 60:.1f} min"
+            minutes = (time.monotonic() - block_started) / 60
+            if any(record.spec["index"] in loaded for record in block):  # the wall time of its passes, before and after
+                minutes = sum(record.seconds for record in block) / 60
+            print(f"  ({fps} fps block: {minutes:.1f} min"
                   + (f"; camera ticks/s, median over passes: {ticks}" if ticks else "") + ")", flush=True)
         jobs.put(None)
         print_ready(final=True)
         print(report.summary(), flush=True)
         print(report.false_reads(), flush=True)
         print(report.misses(), flush=True)
+        if state and state.resumed:
+            print(f"\nwent on from --state {args.state} {state.resumed} time(s): {len(loaded)} passes loaded, played before", flush=True)
         print(f"\nwall time {(time.monotonic() - started) / 60:.1f} min; rendering {run.render_seconds / 60:.1f} min (one process, nice 10); "
               f"oracle {run.oracle_seconds / 60:.1f} min (nice 10)", flush=True)
     except (KeyboardInterrupt, SystemExit):
