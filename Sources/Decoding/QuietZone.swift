@@ -12,8 +12,8 @@ import Imaging
 /// a code read over it, by the libraries or their closer looks, and otherwise stands
 /// (`RoutedDecoder.givingWay`).
 public enum QuietZone {
-    /// Whether a UPC-E or EAN-8 read has bars where its quiet zone must be: two or more dark runs
-    /// within 8 modules past either end, along the middle of its bars (the first module past its
+    /// Whether a retail code's read has bars where its quiet zone must be. A UPC-E or EAN-8: two or
+    /// more dark runs within 8 modules past either end, along the middle of its bars (the first module past its
     /// box left out, which ZBar's scan-line points may fall short of by that much); or a box
     /// narrower than the code at 1 px a module, which only lines read from one side give.
     ///
@@ -25,10 +25,23 @@ public enum QuietZone {
     /// corners' ends: the turned look read 49 modules of a UPC-A turned 36° as the UPC-E
     /// `02011743` on every frame of a pass in the motion benchmark. Other symbologies are not
     /// checked.
+    ///
+    /// An EAN-13 or UPC-A is checked within 6 modules of either end, and not for a narrow box: an
+    /// add-on follows its end guard 7 to 12 modules on, and ZBar reads these codes whole from one
+    /// side. zxing-cpp read 95 modules of a Code 128 cut by the viewport's edge as the UPC-A
+    /// `901715996711` in the motion benchmark (2.3 px modules, 1 VW/s), its bars going on past the
+    /// read's end in the frame.
     public static func hasBars(_ symbol: Symbol, in frame: Frame) -> Bool {
-        guard let modules = shortEANModules[symbol.symbology], let line = middleLine(symbol) else { return false }
+        // The modules across the code, quiet zones left out; how far past its ends to look, in modules.
+        let (modules, reach, isShort): (Int, Double, Bool)
+        switch symbol.symbology {
+        case .upce, .ean8: (modules, reach, isShort) = (symbol.symbology == .upce ? 51 : 67, 8, true)
+        case .ean13, .upca: (modules, reach, isShort) = (95, 6, false)
+        default: return false
+        }
+        guard let line = middleLine(symbol) else { return false }
         let module = line.length / Double(modules)
-        guard module >= 1 else { return true }
+        guard module >= 1 else { return isShort }
         // The mean of the three lines through the middle of the bars (those of them in the frame)
         // at `t` px along the code from its start; nil when the middle one is off the frame.
         func level(_ t: Int) -> Int? {
@@ -58,7 +71,7 @@ public enum QuietZone {
             let edge = direction < 0 ? 0 : last
             var runs = 0
             var inBar = false
-            for step in Int(module.rounded(.up))...Int((8 * module).rounded()) {
+            for step in Int(module.rounded(.up))...Int((reach * module).rounded()) {
                 guard let value = level(edge + direction * step) else { break }
                 let isBar = value < threshold
                 if isBar && !inBar { runs += 1 }
@@ -91,7 +104,4 @@ public enum QuietZone {
             return (start, (dx / length, dy / length), length + 1)
         }
     }
-
-    /// The modules across the short retail codes, quiet zones left out.
-    private static let shortEANModules: [Symbology: Int] = [.upce: 51, .ean8: 67]
 }

@@ -50,6 +50,38 @@ import Testing
         }
     }
 
+    /// An EAN-13 or UPC-A (2 px modules) with bars 1.5 to 5.5 modules past either end, as when its 95 modules are
+    /// the middle of a Code 128 (zxing-cpp read one cut by the viewport's edge as the UPC-A
+    /// `901715996711` in the motion benchmark), has bars in its quiet zone; upright and upside down.
+    @Test(arguments: [(Symbology.ean13, "590123412345", "5901234123457"), (.upca, "01234567890", "012345678905")], [0.0, 180.0])
+    func aLongRetailCodeWithBarsBesideItHasBarsInItsQuietZone(code: (Symbology, String, String), degrees: Double) throws {
+        let image = Barcodes.turned(try ImageFile.read(path: Barcodes.zint(code.0, code.1, scale: 1)), degrees: degrees, scale: 1)
+        let size = Size(width: 640, height: 480)
+        let clear = Barcodes.centred(image, in: size)
+        var config = DecoderConfig()
+        config.engine = .zbar
+        config.symbologies = [code.0]
+        let read = try ZBarDecoder(config: config).decode(clear, in: Viewport.standard.pixels(in: size), secondLooks: false)
+        try #require(read.map(\.bytes) == [Array(code.2.utf8)])
+        #expect(!QuietZone.hasBars(read[0], in: clear))
+        for direction in [-1, 1] {
+            #expect(QuietZone.hasBars(read[0], in: Barcodes.barredPastEnd(clear, direction: direction)), "bars on the \(direction < 0 ? "left" : "right")")
+        }
+    }
+
+    /// An EAN-13's add-on, 7 modules past its end guard (the least the standard allows), is not
+    /// bars in its quiet zone.
+    @Test func anEANAddOnIsNoBarsInTheQuietZone() throws {
+        let size = Size(width: 640, height: 480)
+        let frame = Barcodes.centred(try ImageFile.read(path: Barcodes.zint(.ean13, "590123412345+12", scale: 1, extra: ["--addongap=7"])), in: size)
+        var config = DecoderConfig()
+        config.engine = .zbar
+        config.symbologies = [.ean13]
+        let read = try ZBarDecoder(config: config).decode(frame, in: Viewport.standard.pixels(in: size), secondLooks: false)
+        try #require(read.map(\.bytes) == [Array("5901234123457".utf8)], "ZBar reads the EAN-13 without its add-on")
+        #expect(!QuietZone.hasBars(read[0], in: frame))
+    }
+
     /// A read whose box is narrower than its code at 1 px a module was read from one side only:
     /// ZBar's lines gave one end. Other symbologies are not checked.
     @Test func aShortCodeReadFromOneSideOnlyHasBarsInItsQuietZone() {
