@@ -31,7 +31,9 @@ width tall, with 3 modules above and below; 4 modules around QR, 2 around Data M
 speed) in steps of 1/4 px along the motion (0.35 px diagonally) and over 4x4 samples per pixel
 (anti-aliasing, fractional modules; positions rounded to 1/4 px), drawn on the code's patch only;
 then a 3x3 binomial lens blur, then a real sensor's noise: Gaussian of variance 1.5^2 + 0.034 x
-signal (read noise and shot noise: sigma 3 DN at 200), rounded and clipped. The emulator plays a
+signal (read noise and shot noise: sigma 3 DN at 200), rounded and clipped. A shorter exposure
+in the same light needs gain for the same image (`--gain G`: read noise G times, shot noise's
+variance G times); with a torch or lamp giving G times the light, it needs none (`--gain 1`). The emulator plays a
 pass from its node file (`sequence=`, `frames=`: frame i on the i-th camera tick, a dropped tick
 advancing too, as a sensor's clock does), with its own noise off; between passes it shows the
 counter for `--grace` s (0.5) once both cameras have shown the whole pass, for late reads and so
@@ -272,9 +274,12 @@ def binomial(patch):
     return (rows[:-2] + 2 * rows[1:-1] + rows[2:]) / 4
 
 
-def noisy(signal, rng):
-    """Sensor noise: Gaussian of variance read^2 + gain * signal, rounded and clipped to 8 bits."""
-    sigma = np.sqrt(READ_NOISE ** 2 + GAIN * np.maximum(signal, 0))
+def noisy(signal, rng, gain=1.0):
+    """Sensor noise: Gaussian of variance read^2 + GAIN * signal, rounded and clipped to 8 bits.
+    `gain`: the sensor's analogue gain over the default's, making up for light the exposure did
+    not collect: the same signal in DN from 1/gain of the photons, so the shot noise's variance is
+    gain times as large and the read noise's (before the amplifier) gain^2."""
+    sigma = np.sqrt((READ_NOISE * gain) ** 2 + gain * GAIN * np.maximum(signal, 0))
     return np.clip(np.rint(signal + sigma * rng.standard_normal(signal.shape, dtype=np.float32)), 0, 255).astype(np.uint8)
 
 
@@ -322,7 +327,7 @@ def render_pass(spec, directory):
                 patches[phase] = binomial(blurred.reshape(bottom - top, SUB, right - left, SUB).mean(axis=(1, 3)) + BACKGROUND)
             frame[y0:y1, x0:x1] = patches[phase][y0 - top:y1 - top, x0 - left:x1 - left]
         with open(os.path.join(directory, f"{index:05d}.pgm"), "wb") as f:
-            f.write(pgm(noisy(frame, rng)))
+            f.write(pgm(noisy(frame, rng, spec.get("gain", 1.0))))
     return unit, centres
 
 
@@ -612,6 +617,8 @@ class State:
     def __init__(self, path, args):
         self.path = path
         self.header = {key: getattr(args, key) for key in self.KEYS}
+        if args.gain != 1:  # (a key of its own only when set: files from before it go on)
+            self.header["gain"] = args.gain
         self.header["modules"] = {code: list(sizes) for code, sizes in sorted(args.modules.items())}
         for name, binary in (("binary", args.binary), ("zbarcam", shutil.which("zbarcam") or ""),
                              ("decode_bench", args.decode_bench if "every" in args.readers else "")):
@@ -872,7 +879,7 @@ def specs(args, work):
                         result.append(dict(
                             index=index, fps=fps, code=code, module=module, size_index=size_index, speed=speed, speed_index=speed_index,
                             k=k, text=text, direction=("lr", "rl", "diag")[k % 3], diagonal=(k // 3) % 4, angle=360.0 * k / args.passes,
-                            phase=rng.random(), exposure_ms=args.exposure_ms, seed=args.seed, dir=os.path.join(work, "passes", f"{index:05d}")))
+                            phase=rng.random(), exposure_ms=args.exposure_ms, gain=args.gain, seed=args.seed, dir=os.path.join(work, "passes", f"{index:05d}")))
     return result
 
 
@@ -889,6 +896,8 @@ def parse_args():
     parser.add_argument("--modules", default="", help="px per module, overriding the defaults: 'ean13=2,3;qr=3' or '2,3' for all")
     parser.add_argument("--readers", default="ours,zbarcam,oracle")
     parser.add_argument("--exposure-ms", type=float, default=8.0)
+    parser.add_argument("--gain", type=float, default=1.0, help="analogue gain over the default's, for a shorter exposure "
+                        "in the same light: the same image, gain times the shot noise's variance, gain^2 the read noise's (default 1)")
     parser.add_argument("--grace", type=float, default=0.5, help="s of background after each pass, for late reads (default 0.5)")
     parser.add_argument("--extra-config", default="", help="YAML appended to our config, \\n for newlines")
     parser.add_argument("--seed", type=int, default=37)
@@ -931,7 +940,7 @@ def main():
     state = State(args.state, args) if args.state else None
     loaded = state.load(run) if state else set()
     with open(os.path.join(work, "background.pgm"), "wb") as f:
-        f.write(pgm(noisy(np.full((HEIGHT, WIDTH), BACKGROUND, dtype=np.float32), np.random.default_rng(args.seed))))
+        f.write(pgm(noisy(np.full((HEIGHT, WIDTH), BACKGROUND, dtype=np.float32), np.random.default_rng(args.seed), args.gain)))
 
     # The renderer is forked before any reader or thread exists.
     context = multiprocessing.get_context("fork")
@@ -949,10 +958,12 @@ def main():
     print(f"motion: codes swiped past the camera; {WIDTH}x{HEIGHT} GREY, viewport {SIDE}x{SIDE} centred (1 VW = {SIDE} px); "
           f"rates {','.join(map(str, args.rates))} fps; speeds {','.join(f'{s:g}' for s in args.speeds)} VW/s; "
           f"{args.passes} passes per speed (read means >= {report.need}); seed {args.seed}", flush=True)
+    read, shot = READ_NOISE * args.gain, GAIN * args.gain
     print(f"  scene: bars {BAR}, label {PAPER}, counter {BACKGROUND} DN; exposure {args.exposure_ms:g} ms (motion blur), 4x4 sub-pixel "
-          f"samples, 3x3 binomial lens blur; sensor noise Gaussian, variance {READ_NOISE:g}^2 + {GAIN:.4f} x signal "
-          f"(sigma {math.sqrt(READ_NOISE ** 2 + GAIN * BACKGROUND):.2f} DN at {BACKGROUND}, "
-          f"{math.sqrt(READ_NOISE ** 2 + GAIN * PAPER):.2f} at {PAPER})", flush=True)
+          f"samples, 3x3 binomial lens blur; sensor noise Gaussian, variance {read:g}^2 + {shot:.4f} x signal "
+          + (f"(gain {args.gain:g}) " if args.gain != 1 else "") +
+          f"(sigma {math.sqrt(read ** 2 + shot * BACKGROUND):.2f} DN at {BACKGROUND}, "
+          f"{math.sqrt(read ** 2 + shot * PAPER):.2f} at {PAPER})", flush=True)
     print(f"  geometry: a UVC webcam of {HFOV_DEGREES:g} deg horizontal field at {DISTANCE_CM:g} cm (hardware.md: 15-30 cm): frame "
           f"{FRAME_CM:.1f} cm wide, {MM_PER_PX:.3f} mm/px, viewport {VW_CM:.1f} cm: 1 VW/s = {VW_CM:.1f} cm/s", flush=True)
     print("  modules: " + "; ".join(f"{code} " + ", ".join(f"{m:g} px ({m * MM_PER_PX:.2f} mm at {DISTANCE_CM:g} cm)" for m in sizes)
