@@ -156,9 +156,12 @@ public final class RoutedDecoder: Decoder {
         }
     }
 
-    /// ZBar's codes and zxing-cpp's: a code both libraries read is reported once, as ZBar read it.
-    private static func merged(_ zbarFound: [Symbol], _ zxingFound: [Symbol]) -> [Symbol] {
-        zbarFound + zxingFound.filter { symbol in !zbarFound.contains { $0.symbology == symbol.symbology && $0.bytes == symbol.bytes } }
+    /// ZBar's codes and zxing-cpp's: a code both libraries read is reported once, as ZBar read it,
+    /// and a linear code they read two ways in one place by neither (`uncontradicted`): one of the
+    /// two is wrong, and the next frame or a closer look decides. ZBar read a Code 128 of 1.8 px
+    /// modules as `(UUWE&B5MGP` where zxing-cpp read its `OUUWESB5MGP`, and a still image gave both.
+    static func merged(_ zbarFound: [Symbol], _ zxingFound: [Symbol]) -> [Symbol] {
+        uncontradicted(zbarFound + zxingFound.filter { symbol in !zbarFound.contains { $0.symbology == symbol.symbology && $0.bytes == symbol.bytes } })
     }
 
     public func decode(_ frame: Frame, in region: PixelRect, pass: DecoderPass, secondLooks: Bool, narrowed: Bool) throws(DecoderError) -> [Symbol] {

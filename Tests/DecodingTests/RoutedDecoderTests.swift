@@ -121,6 +121,20 @@ import Testing
         #expect(RoutedDecoder.uncontradicted([qr("outer", side: 80), qr("inner", side: 30), upca]).map(\.symbology) == [.qr, .qr, .upca])
     }
 
+    /// A linear code the two libraries read two ways in one place is reported by neither: ZBar read
+    /// a Code 128 as `(UUWE&B5MGP`, zxing-cpp as its `OUUWESB5MGP`, and a still image gave both. The
+    /// same text from both is one code; two codes apart, or a QR over it, stand.
+    @Test func aLinearCodeTheLibrariesReadTwoWaysIsReadByNeither() {
+        func code128(_ text: String, x: Int = 200) -> Symbol {
+            Symbol(symbology: .code128, bytes: Array(text.utf8), corners: Corners(box: PixelRect(x: x, y: 200, width: 150, height: 40), orientation: .up))
+        }
+        #expect(RoutedDecoder.merged([code128("(UUWE&B5MGP")], [code128("OUUWESB5MGP")]).isEmpty)
+        #expect(RoutedDecoder.merged([code128("OUUWESB5MGP")], [code128("OUUWESB5MGP")]) == [code128("OUUWESB5MGP")])
+        #expect(RoutedDecoder.merged([code128("(UUWE&B5MGP")], [code128("OUUWESB5MGP", x: 400)]).count == 2)
+        let qr = Symbol(symbology: .qr, bytes: Array("Q".utf8), corners: Corners(box: PixelRect(x: 200, y: 200, width: 40, height: 40), orientation: .up))
+        #expect(RoutedDecoder.merged([code128("OUUWESB5MGP")], [qr]).count == 2)
+    }
+
     /// On a still image a UPC-E or EAN-8 with bars in its quiet zone gives way to a code read over
     /// it, which it was part of (ZBar read the middle of a UPC-A as the UPC-E `00278344` on a photo
     /// of the corpus, and the closer looks read the UPC-A), and stands beside a code elsewhere or
