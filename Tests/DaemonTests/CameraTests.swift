@@ -66,7 +66,9 @@ import Testing
         #expect(delivered.count == 100)
         let after = try #require(final)
         #expect(after.fds == baseline?.fds, "file descriptors: \(baseline?.fds ?? -1) after 5 cycles, \(after.fds) after 100")
-        #expect(after.maps - (baseline?.maps ?? 0) < 4, "mappings: \(baseline?.maps ?? -1) after 5 cycles, \(after.maps) after 100")
+        // A mapping left per cycle would add 95; a thread or malloc arena made once on the way adds
+        // 2 to 4 (4 in a fresh-clone CI run, 2026-11-28).
+        #expect(after.maps - (baseline?.maps ?? 0) < 10, "mappings: \(baseline?.maps ?? -1) after 5 cycles, \(after.maps) after 100")
         let status = try #require(client.command("status")?["status"] as? [String: Any])
         #expect((status["counters"] as? [String: Any])?["reconnects"] as? Int == 99)
         #expect(daemon.stop() == 0)
