@@ -1059,11 +1059,11 @@ def main():
             run.pump(until=lambda: run.oracle_pending == 0)
             for camera in run.cameras:
                 camera.stop()
-            rates = {camera.name: [] for camera in run.cameras}
+            rates = {}  # (a block loaded from --state has no cameras, its passes their stamps)
             for record in block:
                 for name, stamps in record.stamps.items():
                     if len(stamps) > 1:
-                        rates[name].append((len(stamps) - 1) / ((stamps[-1] - stamps[0]) / 1e9))
+                        rates.setdefault(name, []).append((len(stamps) - 1) / ((stamps[-1] - stamps[0]) / 1e9))
             run.cameras = []
             print_ready()
             ticks = ", ".join(f"{name} {sorted(values)[len(values) // 2]:.1f}" for name, values in rates.items() if values)
