@@ -120,7 +120,7 @@ public final class RoutedDecoder: Decoder {
         guard sharpened else { return [] }
         let sharp = frame.sharpened(region)
         let found = try checked(zbar?.decode(sharp, in: sharp.whole, secondLooks: false) ?? [], sharp, in: sharp.whole)
-        let read = Self.uncontradicted(Self.merged(found, try zxing?.decode(sharp, in: sharp.whole, pass: .second, linearCodes: true) ?? []))
+        let read = Self.merged(found, try zxing?.decode(sharp, in: sharp.whole, pass: .second, linearCodes: true) ?? [])
         guard read.isEmpty, let closer, let zxing else { return Self.placed(read, in: region, scale: 1) }
         // A small code out of focus: its edges steepened at the scaled-up size (σ about 1.2 px of the frame's).
         let sharpCloser = closer.sharpened(closer.whole, radius: 2, amount: 2)

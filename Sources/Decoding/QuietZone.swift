@@ -13,9 +13,9 @@ import Imaging
 /// (`RoutedDecoder.givingWay`).
 public enum QuietZone {
     /// Whether a retail code's read has bars where its quiet zone must be. A UPC-E or EAN-8: two or
-    /// more dark runs within 8 modules past either end, along the middle of its bars (the first module past its
-    /// box left out, which ZBar's scan-line points may fall short of by that much); or a box
-    /// narrower than the code at 1 px a module, which only lines read from one side give.
+    /// more dark runs within 8 modules past either end, along the middle of its bars (the first
+    /// module past its box left out, which ZBar's scan-line points may fall short of by that much);
+    /// or a box narrower than the code at 1 px a module, which only lines read from one side give.
     ///
     /// The standard's quiet zones are 7 to 9 modules; a code read whole has none of its own bars
     /// there, and one run is let through for a box that ends a bar short. ZBar gives a point where
@@ -35,7 +35,8 @@ public enum QuietZone {
         // The modules across the code, quiet zones left out; how far past its ends to look, in modules.
         let (modules, reach, isShort): (Int, Double, Bool)
         switch symbol.symbology {
-        case .upce, .ean8: (modules, reach, isShort) = (symbol.symbology == .upce ? 51 : 67, 8, true)
+        case .upce: (modules, reach, isShort) = (51, 8, true)
+        case .ean8: (modules, reach, isShort) = (67, 8, true)
         case .ean13, .upca: (modules, reach, isShort) = (95, 6, false)
         default: return false
         }

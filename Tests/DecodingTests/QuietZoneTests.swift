@@ -50,9 +50,10 @@ import Testing
         }
     }
 
-    /// An EAN-13 or UPC-A (2 px modules) with bars 1.5 to 5.5 modules past either end, as when its 95 modules are
-    /// the middle of a Code 128 (zxing-cpp read one cut by the viewport's edge as the UPC-A
-    /// `901715996711` in the motion benchmark), has bars in its quiet zone; upright and upside down.
+    /// An EAN-13 or UPC-A (2 px modules) with bars 1.5 to 5.5 modules past either end, as when its
+    /// 95 modules are the middle of a Code 128 (zxing-cpp read one cut by the viewport's edge as the
+    /// UPC-A `901715996711` in the motion benchmark), has bars in its quiet zone; upright and upside
+    /// down.
     @Test(arguments: [(Symbology.ean13, "590123412345", "5901234123457"), (.upca, "01234567890", "012345678905")], [0.0, 180.0])
     func aLongRetailCodeWithBarsBesideItHasBarsInItsQuietZone(code: (Symbology, String, String), degrees: Double) throws {
         let image = Barcodes.turned(try ImageFile.read(path: Barcodes.zint(code.0, code.1, scale: 1)), degrees: degrees, scale: 1)
