@@ -33,11 +33,11 @@ speed) in steps of 1/4 px along the motion (0.35 px diagonally) and over 4x4 sam
 then a 3x3 binomial lens blur, then a real sensor's noise: Gaussian of variance 1.5^2 + 0.034 x
 signal (read noise and shot noise: sigma 3 DN at 200), rounded and clipped. A shorter exposure
 in the same light needs gain for the same image (`--gain G`: read noise G times, shot noise's
-variance G times); with a torch or lamp giving G times the light, it needs none (`--gain 1`). The emulator plays a
-pass from its node file (`sequence=`, `frames=`: frame i on the i-th camera tick, a dropped tick
-advancing too, as a sensor's clock does), with its own noise off; between passes it shows the
-counter for `--grace` s (0.5) once both cameras have shown the whole pass, for late reads and so
-that tracks end. One extra process renders the passes ahead of the camera, niced.
+variance G times); with a torch or lamp giving G times the light, it needs none (`--gain 1`).
+The emulator plays a pass from its node file (`sequence=`, `frames=`: frame i on the i-th
+camera tick, a dropped tick advancing too, as a sensor's clock does), with its own noise off;
+between passes it shows the counter for `--grace` s (0.5) once both cameras have shown the whole
+pass, for late reads and so that tracks end. One extra process renders the passes ahead of the camera, niced.
 
 Module sizes: hardware.md mounts the camera 15-30 cm above the counter. Taking a typical UVC
 webcam, 60 degrees horizontal field, at 20 cm, a frame is 23.1 cm across (0.36 mm a pixel) and
@@ -95,8 +95,8 @@ make, most for linear codes and fast passes). The passes play in real time: the 
 30 fps block took 106.6 minutes (2026-11-27, 10 to 11 per code and size), so the whole run takes
 about 3.5 hours, longer than this machine's sessions: `--state FILE` records each code and size
 as it finishes, and the same command started again goes on from there (the same arguments and
-binaries, or it refuses). `--rates 30 --codes upca,qr,datamatrix` took 38 minutes; `--quick` (30 fps, 5
-passes at 1, 2, 4 and 8 VW/s) about 5 minutes.
+binaries, or it refuses). `--rates 30 --codes upca,qr,datamatrix` took 38 minutes; `--quick`
+(30 fps, 5 passes at 1, 2, 4 and 8 VW/s) about 5 minutes.
 
 Why: a kiosk customer swipes a code past the camera rather than holding it still. How fast the
 swipe may be, against zbarcam on the same frames, and against what the frames allow at all,
@@ -623,7 +623,7 @@ class State:
         for name, binary in (("binary", args.binary), ("zbarcam", shutil.which("zbarcam") or ""),
                              ("decode_bench", args.decode_bench if "every" in args.readers else "")):
             self.header[name] = digest(binary) if binary else ""
-        self.done = {}    # (fps, code, module): {"passes": {index: fields}, "false": [...], "minutes": m}
+        self.done = {}    # (fps, code, module): {"group": [...], "passes": {index: fields}, "false": [...]}
         self.resumed = 0  # how many times the run went on from this file
         self.mark = 0     # run.false up to here is in the file (or was loaded from it)
         if not os.path.exists(path):
@@ -671,8 +671,10 @@ class State:
                 value = fields[name]
                 if name in ("shown", "dropped"):
                     value = {reader: set(indices) for reader, indices in value.items()}
-                elif name in ("centres", "unit"):
-                    value = [tuple(point) for point in value] if name == "centres" else tuple(value)
+                elif name == "centres":
+                    value = [tuple(point) for point in value]
+                elif name == "unit":
+                    value = tuple(value)
                 setattr(record, name, value)
             record.played = True
             loaded.add(s["index"])
