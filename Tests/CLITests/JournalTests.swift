@@ -16,7 +16,7 @@ import Testing
         let handle = try #require(FileHandle(forWritingAtPath: log))
         var status = stat()
         #expect(stat(namingTheStream ? log : config, &status) == 0)
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: Tool.scannerBinary)
         process.arguments = ["run", "--config", config]
         process.environment = ProcessInfo.processInfo.environment.merging(["JOURNAL_STREAM": "\(status.st_dev):\(status.st_ino)"]) { $1 }

@@ -130,19 +130,18 @@ import Testing
     @Test func ourGS1ParsingAgreesWithBiip() throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.oracle), "no biip at \(Self.oracle): run scripts/setup")
         let cases = Self.cases()
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: Self.oracle)
         process.arguments = [URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../Tools/gs1-oracle.py").standardized.path]
-        let input = Pipe()
+        // The requests go through a file, so neither side waits on a full pipe.
+        let requests = FileManager.default.temporaryDirectory.appendingPathComponent("gs1-oracle-\(getpid()).jsonl")
+        defer { try? FileManager.default.removeItem(at: requests) }
+        let encoder = JSONEncoder()
+        try Data(cases.map { try encoder.encode($0) + Data("\n".utf8) }.joined()).write(to: requests)
+        process.standardInput = try FileHandle(forReadingFrom: requests)
         let output = Pipe()
-        process.standardInput = input
         process.standardOutput = output
         try process.run()
-        let encoder = JSONEncoder()
-        var request = Data()
-        for item in cases { request += try encoder.encode(item) + Data("\n".utf8) }
-        input.fileHandleForWriting.write(request)
-        try input.fileHandleForWriting.close()
         let answer = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         let verdicts = try answer.split(separator: UInt8(ascii: "\n")).map { try JSONDecoder().decode(Verdict.self, from: Data($0)) }

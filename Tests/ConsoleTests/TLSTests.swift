@@ -14,7 +14,7 @@ import Testing
     /// A self-signed certificate for localhost, made with the openssl command.
     static func certificate(in directory: String) throws -> (cert: String, key: String) {
         let (cert, key) = (directory + "/web.pem", directory + "/web.key")
-        let openssl = Process()
+        let openssl = ChildProcess()
         openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
         openssl.arguments = [
             "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", "-subj", "/CN=localhost",

@@ -55,7 +55,7 @@ import Testing
             pos = try daemon.connect()
             #expect(pos.waitFor { $0["type"] as? String == "scan" }.match?["text"] as? String == ConsoleBrowserTests.markup)
             let web = URL(fileURLWithPath: Tool.scannerBinary).deletingLastPathComponent().appendingPathComponent("kiosk-scanner-web").path
-            console = try LoggedProcess(web, ["--config", daemon.configPath], logPath: "\(directory)/web.log", defaultSignals: true)
+            console = try LoggedProcess(web, ["--config", daemon.configPath], logPath: "\(directory)/web.log")
             try Broker.waitForPort(port)
             url = "http://127.0.0.1:\(port)"
         }

@@ -108,15 +108,14 @@ import Testing
         let path = bench.directory + "/pos-client.py"
         try script.replacingOccurrences(of: "/run/kiosk-scanner/scan.sock", with: daemon.socketPath).write(
             toFile: path, atomically: true, encoding: .utf8)
-        let client = Process()
+        let client = ChildProcess()
         client.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         client.arguments = [path]
         let output = Pipe()
         client.standardOutput = output
         try client.run()
-        // SIGKILL: a child of a test thread inherits its blocked SIGTERM.
         let stop = {
-            kill(client.processIdentifier, SIGKILL)
+            client.terminate()
             client.waitUntilExit()
         }
         defer { if client.isRunning { stop() } }

@@ -27,7 +27,7 @@ import Testing
         try #require(bound == 0 && listen(listener, 1) == 0)
 
         // A peer with groups of its own: users (100) and nogroup (65534).
-        let child = Process()
+        let child = ChildProcess()
         child.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
         child.arguments = [
             "--groups", "100,65534", "python3", "-c",

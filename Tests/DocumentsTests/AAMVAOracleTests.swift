@@ -102,7 +102,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: requests) }
         let encoder = JSONEncoder()
         try Data(samples.map { try encoder.encode(["text": $0.text]) + Data("\n".utf8) }.joined()).write(to: requests)
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: Self.oracle)
         process.arguments = [
             URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../Tools/aamva-oracle.py").standardized.path

@@ -594,13 +594,6 @@ private func isExecutableFile(_ path: String) -> Bool {
     return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG && access(path, X_OK) == 0
 }
 
-/// Calls a glibc function that Swift's Glibc module hides behind _GNU_SOURCE.
-private func withGNUSymbol<T>(_ name: String, as type: T.Type, _ body: (T?) -> Void) {
-    let handle = dlopen(nil, RTLD_NOW)
-    defer { if let handle { dlclose(handle) } }
-    body(dlsym(handle, name).map { unsafeBitCast($0, to: type) })
-}
-
 /// A pipe whose ends are FD_CLOEXEC from the start (pipe2) and, when `minFD` > 0, live at
 /// fds >= minFD. Returns nil and leaves errno set on failure.
 private func cloexecPipe(minFD: Int32 = 0) -> (read: Int32, write: Int32)? {
@@ -692,54 +685,25 @@ final class ChromiumProcess: @unchecked Sendable {
             for fd in [toChrome.read, toChrome.write, fromChrome.read, fromChrome.write] { close(fd) }
         }
 
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        posix_spawn_file_actions_adddup2(&actions, 2, 1)
-        posix_spawn_file_actions_adddup2(&actions, toChrome.read, 3)
-        posix_spawn_file_actions_adddup2(&actions, fromChrome.write, 4)
-        typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
-        withGNUSymbol("posix_spawn_file_actions_addclosefrom_np", as: AddCloseFrom.self) { addCloseFrom in
-            // Also drop fds that other code in the test process left inheritable (glibc >= 2.34).
-            _ = addCloseFrom?(&actions, 5)
-        }
-
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        var defaults = sigset_t()
-        sigemptyset(&defaults)
-        for sig in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGCHLD] { sigaddset(&defaults, sig) }
-        posix_spawnattr_setsigdefault(&attributes, &defaults)
-        posix_spawnattr_setpgroup(&attributes, 0)  // own process group, so close() can kill all helpers
-        posix_spawnattr_setflags(
-            &attributes,
-            Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-        let argv =
-            [executable] + arguments
-            + ["--remote-debugging-pipe", "--user-data-dir=\(profile)", "about:blank"]
-        let cArgv: [UnsafeMutablePointer<CChar>?] = argv.map { strdup($0) } + [nil]
+        let argv = arguments + ["--remote-debugging-pipe", "--user-data-dir=\(profile)", "about:blank"]
         // A private TMPDIR: the process-singleton socket dir Chromium makes there is otherwise
         // left behind in /tmp on every kill (org.chromium.Chromium.XXXXXX).
         var environment = ProcessInfo.processInfo.environment
         environment["TMPDIR"] = chromeTmp
-        let cEnv: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        defer {
-            for p in cArgv { free(p) }
-            for p in cEnv { free(p) }
-        }
-        var pid: pid_t = 0
-        let rc = posix_spawn(&pid, executable, &actions, &attributes, cArgv, cEnv)
-        guard rc == 0 else {
+        let pid: pid_t
+        do {
+            // Its own process group, so close() can kill all helpers.
+            pid = try spawn(executable, argv, environment: environment, firstClosed: 5, ownProcessGroup: true) { actions in
+                posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+                posix_spawn_file_actions_addopen(&actions, 2, stderrPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+                posix_spawn_file_actions_adddup2(&actions, 2, 1)
+                posix_spawn_file_actions_adddup2(&actions, toChrome.read, 3)
+                posix_spawn_file_actions_adddup2(&actions, fromChrome.write, 4)
+            }
+        } catch {
             closeAll()
-            errno = rc
-            throw fail("posix_spawn \(executable)")
+            try? FileManager.default.removeItem(atPath: tempDir)
+            throw ChromiumError(.launch, "\(error)")
         }
         close(toChrome.read)
         close(fromChrome.write)

@@ -11,7 +11,7 @@ public final class DaemonProcess: @unchecked Sendable {
     public let socketPath: String
     public let configPath: String
     public let logPath: String
-    public let process = Process()
+    public let process = ChildProcess()
 
     /// Starts the daemon with `config` (YAML; `socket.path` is added) and extra environment.
     public init(config: String, environment: [String: String] = [:], socketPath: String? = nil) throws {

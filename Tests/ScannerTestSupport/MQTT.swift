@@ -29,7 +29,7 @@ public final class LineReader: @unchecked Sendable {
 
 /// `kiosk-scanner listen --socket PATH --count N` running, and its output a line at a time.
 public final class ListenProcess: @unchecked Sendable {
-    public let process = Process()
+    public let process = ChildProcess()
     public let output: LineReader
 
     public init(socket: String, count: Int, extra: [String] = []) throws {
@@ -47,22 +47,15 @@ public final class ListenProcess: @unchecked Sendable {
 
 /// A process whose output goes to a log file, killed when the test lets go of it.
 public final class LoggedProcess: @unchecked Sendable {
-    public let process = Process()
+    public let process = ChildProcess()
     public let logPath: String
 
-    /// With `defaultSignals`, the program starts with no signal blocked (through python3): a
-    /// process started from a test's worker thread inherits its mask, in which SIGTERM is blocked,
-    /// and a program that does not unblock it (mosquitto) would never see it.
-    public init(_ program: String, _ arguments: [String], logPath: String, defaultSignals: Bool = false) throws {
+    /// It starts with no signal blocked and SIGTERM at its default (`ChildProcess`), so `stop()`
+    /// reaches a program that does not unblock SIGTERM itself (mosquitto).
+    public init(_ program: String, _ arguments: [String], logPath: String) throws {
         self.logPath = logPath
-        if defaultSignals {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            let reset = "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, []); os.execv(sys.argv[1], sys.argv[1:])"
-            process.arguments = ["-c", reset, program] + arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: program)
-            process.arguments = arguments
-        }
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
         _ = FileManager.default.createFile(atPath: logPath, contents: nil)
         let log = FileHandle(forWritingAtPath: logPath)!
         log.seekToEndOfFile()
@@ -131,7 +124,7 @@ public final class Broker: @unchecked Sendable {
             """
         try config.write(toFile: "\(directory)/mosquitto.conf", atomically: true, encoding: .utf8)
         process = try LoggedProcess(
-            "/usr/sbin/mosquitto", ["-c", "\(directory)/mosquitto.conf"], logPath: "\(directory)/mosquitto.log", defaultSignals: true)
+            "/usr/sbin/mosquitto", ["-c", "\(directory)/mosquitto.conf"], logPath: "\(directory)/mosquitto.log")
         try Broker.waitForPort(port)
     }
 
@@ -181,7 +174,7 @@ public final class Broker: @unchecked Sendable {
 /// reconnects), printing each message as `TOPIC PAYLOAD`. A thread drains its output as it comes,
 /// so that a test that looks away never stalls it (a full pipe stops its keepalive pings).
 public final class Subscriber: @unchecked Sendable {
-    private let process = Process()
+    private let process = ChildProcess()
     private let lines = Lines()
     private let arrived = DispatchSemaphore(value: 0)
 

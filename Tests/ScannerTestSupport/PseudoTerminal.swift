@@ -95,7 +95,7 @@ extension Tool {
     public static func scannerOnTerminal(_ arguments: [String], atLeast count: Int) throws -> [UInt8] {
         let terminal = try PseudoTerminal()
         defer { terminal.close() }
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: scannerBinary)
         process.arguments = arguments
         process.standardOutput = FileHandle(forUpdatingAtPath: terminal.slavePath)

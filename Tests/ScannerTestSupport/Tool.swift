@@ -74,7 +74,7 @@ final class ReadAll: @unchecked Sendable {
 /// A program started by `Tool.start`, its output collected as it runs (so that a chatty child
 /// cannot block on a full pipe).
 public final class RunningTool: @unchecked Sendable {
-    private let process = Process()
+    private let process = ChildProcess()
     private let out: ReadAll
     private let err: ReadAll
 
