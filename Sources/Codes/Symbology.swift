@@ -144,6 +144,38 @@ extension Symbol {
         corners.bounds.overlaps(other.corners.bounds, margin: 4)
     }
 
+    /// Whether `other` is this EAN-13 or UPC-A read on other lines across its bars: both read the
+    /// same way (their top edges within 10° of parallel), over the same stretch along that way
+    /// (three quarters of the shorter read), and apart across it by less than half the longer's
+    /// length. An EAN's bars stand about 0.7 of its length tall, so two codes cannot lie that
+    /// close; zxing-cpp read a UPC-A turned 270° as its `650402547087` on a few columns of a frame
+    /// and as the EAN-13 `8650042547081` on others 46 px beside them (the motion benchmark, 60 fps,
+    /// 2 viewport widths a second), boxes that do not overlap.
+    public func liesAlongside(_ other: Symbol) -> Bool {
+        guard gtin13 != nil, other.gtin13 != nil else { return false }
+        let (mine, theirs) = (corners.points, other.corners.points)
+        func direction(_ points: [Point]) -> (x: Double, y: Double)? {
+            let (dx, dy) = (Double(points[1].x - points[0].x), Double(points[1].y - points[0].y))
+            let length = (dx * dx + dy * dy).squareRoot()
+            return length < 1 ? nil : (dx / length, dy / length)
+        }
+        guard let along = direction(mine), let otherAlong = direction(theirs),
+            abs(along.x * otherAlong.x + along.y * otherAlong.y) >= 0.985  // cos 10°
+        else { return false }
+        func span(_ points: [Point], _ axis: (x: Double, y: Double)) -> ClosedRange<Double> {
+            let projected = points.map { Double($0.x) * axis.x + Double($0.y) * axis.y }
+            return projected.min()!...projected.max()!
+        }
+        let (a, b) = (span(mine, along), span(theirs, along))
+        let overlap = min(a.upperBound, b.upperBound) - max(a.lowerBound, b.lowerBound)
+        let (shorter, longer) = (min(a.upperBound - a.lowerBound, b.upperBound - b.lowerBound), max(a.upperBound - a.lowerBound, b.upperBound - b.lowerBound))
+        guard shorter > 0, overlap >= shorter * 3 / 4 else { return false }
+        let across = (x: -along.y, y: along.x)
+        let (c, d) = (span(mine, across), span(theirs, across))
+        let gap = max(c.lowerBound, d.lowerBound) - min(c.upperBound, d.upperBound)
+        return gap < longer / 2
+    }
+
     /// The GTIN-13 of an EAN-13, ISBN-13 or UPC-A (a UPC-A's 12 digits with a leading 0), as
     /// digits; nil for any other symbol.
     public var gtin13: [UInt8]? {

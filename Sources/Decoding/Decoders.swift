@@ -135,14 +135,16 @@ public final class RoutedDecoder: Decoder {
     static let largestUpscaled = 640 * 480
 
     /// `read` less each linear code that another linear code of other digits or text overlaps
-    /// (`misreadsInPlace`: not 2D codes, nor an EAN add-on beside its EAN): a look that read one
-    /// code two ways through steepened or interpolated edges has read neither for sure, and the
-    /// next look may read it one way.
+    /// (`misreadsInPlace`: not 2D codes, nor an EAN add-on beside its EAN), or lies alongside on
+    /// other lines across the same bars (`liesAlongside`: EAN-13 and UPC-A): a look that read one
+    /// code two ways through steepened or interpolated edges, or through smeared ones, has read
+    /// neither for sure, and the next look may read it one way.
     static func uncontradicted(_ read: [Symbol]) -> [Symbol] {
         read.filter { symbol in
             !symbol.misreadsInPlace
                 || !read.contains { other in
-                    other.misreadsInPlace && (other.gtin13 ?? other.bytes) != (symbol.gtin13 ?? symbol.bytes) && other.sharesPlace(with: symbol)
+                    other.misreadsInPlace && (other.gtin13 ?? other.bytes) != (symbol.gtin13 ?? symbol.bytes)
+                        && (other.sharesPlace(with: symbol) || other.liesAlongside(symbol))
                 }
         }
     }
@@ -164,7 +166,13 @@ public final class RoutedDecoder: Decoder {
         uncontradicted(zbarFound + zxingFound.filter { symbol in !zbarFound.contains { $0.symbology == symbol.symbology && $0.bytes == symbol.bytes } })
     }
 
+    /// Whatever look reads it, a frame gives no linear code read two ways (`uncontradicted`): zxing-cpp
+    /// along the columns read a UPC-A standing on end two ways on one frame of the motion benchmark.
     public func decode(_ frame: Frame, in region: PixelRect, pass: DecoderPass, secondLooks: Bool, narrowed: Bool) throws(DecoderError) -> [Symbol] {
+        Self.uncontradicted(try look(frame, in: region, pass: pass, secondLooks: secondLooks, narrowed: narrowed))
+    }
+
+    private func look(_ frame: Frame, in region: PixelRect, pass: DecoderPass, secondLooks: Bool, narrowed: Bool) throws(DecoderError) -> [Symbol] {
         switch pass {
         case .still:
             return try decode(frame, in: region, secondLooks: secondLooks)

@@ -135,6 +135,32 @@ import Testing
         #expect(RoutedDecoder.merged([code128("OUUWESB5MGP")], [qr]).count == 2)
     }
 
+    /// zxing-cpp read a UPC-A turned 270° in the motion benchmark as its `650402547087` on a few
+    /// columns of one frame and as the EAN-13 `8650042547081` on others beside them: boxes that do
+    /// not overlap, on the same stretch of the same bars. Neither is read from that frame. Codes
+    /// further apart across their bars than half their length, codes beside each other along the
+    /// way they read, and two Code 128s stacked on a label stand.
+    @Test func anEANReadTwoWaysOnLinesAlongsideIsReadByNeither() {
+        func read(_ symbology: Symbology, _ text: String, _ points: [(Int, Int)]) -> Symbol {
+            Symbol(symbology: symbology, bytes: Array(text.utf8), corners: Corners(points.map { Point(x: $0.0, y: $0.1) }))
+        }
+        func shifted(_ x: Int, _ y: Int = 0) -> [(Int, Int)] { [(273 + x, 325 + y), (273 + x, 155 + y), (268 + x, 154 + y), (268 + x, 324 + y)] }
+        let right = read(.upca, "650402547087", shifted(0))
+        let wrong = read(.ean13, "8650042547081", [(329, 325), (329, 154), (319, 154), (319, 325)])
+        #expect(!right.sharesPlace(with: wrong))
+        #expect(RoutedDecoder.merged([], [right, wrong]).isEmpty)
+        #expect(RoutedDecoder.merged([wrong], [right]).isEmpty)
+        // The same code read on other columns, or another code a label's height away, stands.
+        #expect(RoutedDecoder.merged([], [right, read(.upca, "650402547087", shifted(40))]).count == 2)
+        #expect(RoutedDecoder.merged([], [right, read(.ean13, "8650042547081", shifted(130))]).count == 2)
+        // Two codes one after the other along the way they read.
+        #expect(RoutedDecoder.merged([], [right, read(.ean13, "8650042547081", shifted(0, -200))]).count == 2)
+        // Two Code 128s stacked close on a logistics label: their bars may be short.
+        let first = read(.code128, "00012345678901234567", [(100, 100), (400, 100), (400, 104), (100, 104)])
+        let second = read(.code128, "02012345678901234567", [(100, 150), (400, 150), (400, 154), (100, 154)])
+        #expect(RoutedDecoder.merged([first], [second]).count == 2)
+    }
+
     /// On a still image a UPC-E or EAN-8 with bars in its quiet zone gives way to a code read over
     /// it, which it was part of (ZBar read the middle of a UPC-A as the UPC-E `00278344` on a photo
     /// of the corpus, and the closer looks read the UPC-A), and stands beside a code elsewhere or
