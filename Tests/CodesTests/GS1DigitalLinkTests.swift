@@ -130,21 +130,8 @@ import Testing
     @Test func ourGS1ParsingAgreesWithBiip() throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.oracle), "no biip at \(Self.oracle): run scripts/setup")
         let cases = Self.cases()
-        let process = ChildProcess()
-        process.executableURL = URL(fileURLWithPath: Self.oracle)
-        process.arguments = [URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../Tools/gs1-oracle.py").standardized.path]
-        // The requests go through a file, so neither side waits on a full pipe.
-        let requests = FileManager.default.temporaryDirectory.appendingPathComponent("gs1-oracle-\(getpid()).jsonl")
-        defer { try? FileManager.default.removeItem(at: requests) }
-        let encoder = JSONEncoder()
-        try Data(cases.map { try encoder.encode($0) + Data("\n".utf8) }.joined()).write(to: requests)
-        process.standardInput = try FileHandle(forReadingFrom: requests)
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let answer = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let verdicts = try answer.split(separator: UInt8(ascii: "\n")).map { try JSONDecoder().decode(Verdict.self, from: Data($0)) }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../Tools/gs1-oracle.py").standardized.path
+        let verdicts = try Tool.jsonLines(Self.oracle, script, cases, as: Verdict.self)
         try #require(verdicts.count == cases.count, "the oracle answered \(verdicts.count) of \(cases.count)")
         var disagreements: [String] = []
         for (item, theirs) in zip(cases, verdicts) {

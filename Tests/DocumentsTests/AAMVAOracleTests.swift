@@ -97,23 +97,8 @@ import Testing
         var generator = AAMVAGenerator(random: SeededGenerator(seed: 35))
         let samples = (0..<300).map { _ in generator.sample() }
 
-        // One process for all: the requests go through a file, so neither side waits on a full pipe.
-        let requests = FileManager.default.temporaryDirectory.appendingPathComponent("aamva-oracle-\(getpid()).jsonl")
-        defer { try? FileManager.default.removeItem(at: requests) }
-        let encoder = JSONEncoder()
-        try Data(samples.map { try encoder.encode(["text": $0.text]) + Data("\n".utf8) }.joined()).write(to: requests)
-        let process = ChildProcess()
-        process.executableURL = URL(fileURLWithPath: Self.oracle)
-        process.arguments = [
-            URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../Tools/aamva-oracle.py").standardized.path
-        ]
-        process.standardInput = try FileHandle(forReadingFrom: requests)
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        let answer = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let answers = try answer.split(separator: UInt8(ascii: "\n")).map { try JSONDecoder().decode(Answer.self, from: Data($0)) }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../Tools/aamva-oracle.py").standardized.path
+        let answers = try Tool.jsonLines(Self.oracle, script, samples.map { ["text": $0.text] }, as: Answer.self)
         try #require(answers.count == samples.count, "the oracle answered \(answers.count) of \(samples.count)")
 
         var wrong: [String] = []

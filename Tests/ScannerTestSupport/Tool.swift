@@ -34,6 +34,28 @@ public enum Tool {
         try RunningTool(program: program, arguments: arguments, environment: environment)
     }
 
+    /// Runs an oracle, `script` under `interpreter`, once for all `requests`: each goes to it as a
+    /// JSON line, through a file, so that neither side waits on a full pipe; each line it prints is
+    /// decoded as an `Answer`.
+    public static func jsonLines<Request: Encodable, Answer: Decodable>(
+        _ interpreter: String, _ script: String, _ requests: [Request], as answer: Answer.Type
+    ) throws -> [Answer] {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("oracle-\(getpid())-\(UUID().uuidString).jsonl")
+        defer { try? FileManager.default.removeItem(at: path) }
+        let encoder = JSONEncoder()
+        try Data(requests.map { try encoder.encode($0) + Data("\n".utf8) }.joined()).write(to: path)
+        let process = ChildProcess()
+        process.executableURL = URL(fileURLWithPath: interpreter)
+        process.arguments = [script]
+        process.standardInput = try FileHandle(forReadingFrom: path)
+        let output = Pipe()
+        process.standardOutput = output
+        try process.run()
+        let printed = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return try printed.split(separator: UInt8(ascii: "\n")).map { try JSONDecoder().decode(Answer.self, from: Data($0)) }
+    }
+
     /// The built `kiosk-scanner` binary beside the running test bundle, or $KIOSK_SCANNER_BIN.
     public static var scannerBinary: String {
         if let override = ProcessInfo.processInfo.environment["KIOSK_SCANNER_BIN"] { return override }
