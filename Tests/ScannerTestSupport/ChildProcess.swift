@@ -123,25 +123,25 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Reaps the child if it has exited; true while it runs. Call with the lock held.
-    private func reap(blocking: Bool) -> Bool {
+    private func reap() -> Bool {
         guard status == nil, pid > 0 else { return false }
         var wait: Int32 = 0
         var rc: pid_t
-        repeat { rc = waitpid(pid, &wait, blocking ? 0 : WNOHANG) } while rc == -1 && errno == EINTR
+        repeat { rc = waitpid(pid, &wait, WNOHANG) } while rc == -1 && errno == EINTR
         if rc == pid { status = wait }
         return rc == 0
     }
 
-    public var isRunning: Bool { lock.withLock { reap(blocking: false) } }
+    public var isRunning: Bool { lock.withLock { reap() } }
 
-    /// Blocks until the child exits. Waits without reaping first, so that `isRunning` on another
-    /// thread does not block behind it.
+    /// Blocks until the child exits. Waits without reaping, outside the lock, so that `isRunning`
+    /// on another thread does not block behind it; the exited child is then reaped at once.
     public func waitUntilExit() {
         let child = processIdentifier
         guard child > 0 else { return }
         var info = siginfo_t()
         while waitid(P_PID, id_t(child), &info, WEXITED | WNOWAIT) == -1 && errno == EINTR {}
-        _ = lock.withLock { reap(blocking: true) }
+        _ = lock.withLock { reap() }
     }
 
     /// The exit status, or the signal that ended it, as `Process` gives it; -1 while it runs.
