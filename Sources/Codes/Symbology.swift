@@ -168,7 +168,8 @@ extension Symbol {
         }
         let (a, b) = (span(mine, along), span(theirs, along))
         let overlap = min(a.upperBound, b.upperBound) - max(a.lowerBound, b.lowerBound)
-        let (shorter, longer) = (min(a.upperBound - a.lowerBound, b.upperBound - b.lowerBound), max(a.upperBound - a.lowerBound, b.upperBound - b.lowerBound))
+        let (aLength, bLength) = (a.upperBound - a.lowerBound, b.upperBound - b.lowerBound)
+        let (shorter, longer) = (min(aLength, bLength), max(aLength, bLength))
         guard shorter > 0, overlap >= shorter * 3 / 4 else { return false }
         let across = (x: -along.y, y: along.x)
         let (c, d) = (span(mine, across), span(theirs, across))
