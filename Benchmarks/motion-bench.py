@@ -37,7 +37,8 @@ variance G times); with a torch or lamp giving G times the light, it needs none 
 The emulator plays a pass from its node file (`sequence=`, `frames=`: frame i on the i-th
 camera tick, a dropped tick advancing too, as a sensor's clock does), with its own noise off;
 between passes it shows the counter for `--grace` s (0.5) once both cameras have shown the whole
-pass, for late reads and so that tracks end. One extra process renders the passes ahead of the camera, niced.
+pass, for late reads and so that tracks end. One extra process renders the passes ahead of the
+camera, niced.
 
 Module sizes: hardware.md mounts the camera 15-30 cm above the counter. Taking a typical UVC
 webcam, 60 degrees horizontal field, at 20 cm, a frame is 23.1 cm across (0.36 mm a pixel) and
