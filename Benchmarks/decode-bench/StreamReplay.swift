@@ -98,7 +98,10 @@ struct StreamReplay {
                         let box = symbol.corners.bounds
                         return [String(decoding: symbol.bytes, as: UTF8.self), box.x + box.width / 2, box.y + box.height / 2, box.width, box.height]
                     }
-                    emit(["pass": pass, "frame": index, "ms": (seconds * 1e5).rounded() / 100, "found": found])
+                    var line: [String: Any] = ["pass": pass, "frame": index, "ms": (seconds * 1e5).rounded() / 100, "found": found]
+                    line["look"] = outcome.pass.map { "\($0)" }
+                    line["scene"] = outcome.sceneVelocity.map { [($0.x * 10).rounded() / 10, ($0.y * 10).rounded() / 10] }
+                    emit(line)
                 }
             }
             for read in outcome.reads { emit(["pass": pass, "frame": index, "symbology": read.symbology, "text": read.shownText]) }

@@ -63,6 +63,9 @@ public struct ReadPipeline {
         public var unconfirmed = 0
         /// The decoder failed on it.
         public var error: DecoderError?
+        /// The look that decoded it, and the scene's motion then (`SceneMotion`): what a replay traces.
+        public var pass: DecoderPass?
+        public var sceneVelocity: Tracker.Velocity?
     }
 
     /// Takes the frame captured at `now` (the frame's own timestamp when it has one), decoded only
@@ -113,7 +116,9 @@ public struct ReadPipeline {
         if tracked.unconfirmed > 0 || tracked.misreads > 0 { schedule.confirm(look) }
         let found = tracked.new.map { read($0, in: frame) }
         // The pack window runs on the loop's clock, as `due` does.
-        return Outcome(symbols: symbols, reads: pack.add(found, at: now.seconds), duplicates: tracked.suppressed, unconfirmed: tracked.unconfirmed)
+        return Outcome(
+            symbols: symbols, reads: pack.add(found, at: now.seconds), duplicates: tracked.suppressed, unconfirmed: tracked.unconfirmed,
+            pass: look.pass, sceneVelocity: motion.velocity)
     }
 
     /// The read a symbol makes, a kiosk document parsed with the config's privacy, so that its raw
