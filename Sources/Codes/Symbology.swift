@@ -152,7 +152,12 @@ extension Symbol {
     /// and as the EAN-13 `8650042547081` on others 46 px beside them (the motion benchmark, 60 fps,
     /// 2 viewport widths a second), boxes that do not overlap.
     public func liesAlongside(_ other: Symbol) -> Bool {
-        guard gtin13 != nil, other.gtin13 != nil else { return false }
+        gtin13 != nil && other.gtin13 != nil && liesAlong(other)
+    }
+
+    /// Whether `other` lies on this symbol's bars, read on other lines across them, whatever either
+    /// symbology: the geometry of `liesAlongside`.
+    public func liesAlong(_ other: Symbol) -> Bool {
         let (mine, theirs) = (corners.points, other.corners.points)
         func direction(_ points: [Point]) -> (x: Double, y: Double)? {
             let (dx, dy) = (Double(points[1].x - points[0].x), Double(points[1].y - points[0].y))
@@ -184,6 +189,34 @@ extension Symbol {
         case (.ean13, 13), (.isbn13, 13): bytes
         case (.upca, 12): Array("0".utf8) + bytes
         default: nil
+        }
+    }
+
+    /// The fewest modules a linear code of this symbology and data spans, quiet zones left out:
+    /// its length in pixels at 1 px a module, finer than any reader resolves. Nil for 2D codes and
+    /// DataBar Expanded. Code 128 counts every character at code set C's half width; Code 39, ITF
+    /// and Codabar their wide elements at twice the narrow.
+    public var leastModules: Int? {
+        let characters = bytes.count
+        return switch symbology {
+        case .ean13, .isbn13, .isbn10, .upca: 95
+        case .ean8: 67
+        case .upce: 51
+        case .ean2: 20
+        case .ean5: 47
+        // Start, check and stop: 11 + 11 + 13.
+        case .code128: 35 + 11 * ((characters + 1) / 2)
+        // 12 modules a character, the start and stop ones too, a narrow gap between.
+        case .code39: 13 * (characters + 2) - 1
+        // 9 a character, with start, two checks and stop, and a terminating bar.
+        case .code93: 9 * (characters + 4) + 1
+        // 14 a pair of digits; start 4, stop 4.
+        case .itf: 7 * characters + 8
+        // At least 9 a character, a narrow gap between.
+        case .codabar: 10 * characters - 1
+        case .databar: 96
+        case .databarLimited: 74
+        case .databarExpanded, .qr, .microqr, .rmqr, .pdf417, .datamatrix, .aztec: nil
         }
     }
 

@@ -61,6 +61,8 @@ public struct Tracker: Sendable {
         /// largest), where and when: the code's motion. A part's centre is not the code's.
         var firstWhole: Sighting
         var lastWhole: Sighting
+        /// The latest sighting of the whole code (a point's place is one of its ends).
+        var whole: Symbol
         /// The scene's motion at the latest sighting, when it moved.
         var sceneVelocity: Velocity?
 
@@ -76,6 +78,7 @@ public struct Tracker: Sendable {
             size = Size(width: box.width, height: box.height)
             firstWhole = Sighting(centre: symbol.corners.centre, time: time)
             lastWhole = firstWhole
+            whole = symbol
         }
 
         /// Takes `symbol`, found at `time`, as the code's latest sighting.
@@ -89,9 +92,9 @@ public struct Tracker: Sendable {
             let sighting = Sighting(centre: symbol.corners.centre, time: time)
             if extent * 3 > largest * 4 {
                 // Every sighting before was of a part: this is the first of the whole code.
-                (firstWhole, lastWhole) = (sighting, sighting)
+                (firstWhole, lastWhole, whole) = (sighting, sighting, symbol)
             } else if extent * 4 >= largest * 3 {
-                lastWhole = sighting
+                (lastWhole, whole) = (sighting, symbol)
             }
         }
 
@@ -107,10 +110,18 @@ public struct Tracker: Sendable {
         /// linear, in one place, while this one was found on two frames, the last within `seconds`.
         /// When `weaker` (`symbol` needs a second frame and this code does not; one frame is then
         /// enough), or for two EAN-13 or UPC-A codes with one half the same, the last within
-        /// `absence`: while this code is in view.
-        func isMisread(as symbol: Symbol, at time: Double, within seconds: Double, absence: Double, weaker: Bool) -> Bool {
+        /// `absence`: while this code is in view. On a frame that did not find this code (`instead`),
+        /// `symbol` may also lie on its bars as last seen whole (`Symbol.liesAlong`), read on other
+        /// lines: the motion benchmark's Code 128 `1GWPYR93J8`, swiped at 0.25 viewport widths a
+        /// second and found last as a point at its end, was read as the UPC-A `124787240029` on the
+        /// next frame, 19 px across from that line. Two codes on one label are read together on
+        /// most frames, and then neither is a misread.
+        func isMisread(as symbol: Symbol, at time: Double, within seconds: Double, absence: Double, weaker: Bool, instead: Bool) -> Bool {
             guard !unconfirmed, sightings >= (weaker ? 1 : 2), self.symbol.misreadsInPlace, symbol.misreadsInPlace else { return false }
-            guard place.overlaps(symbol.corners.bounds, margin: 4) else { return false }
+            guard
+                place.overlaps(symbol.corners.bounds, margin: 4)
+                    || (instead && whole.liesAlong(symbol))
+            else { return false }
             let window = weaker || Self.shareHalf(self.symbol, symbol) ? max(seconds, absence) : seconds
             return time - sighted <= window
         }
@@ -147,7 +158,13 @@ public struct Tracker: Sendable {
             if moving, symbol.misreadsInPlace, place.overlaps(symbol.corners.bounds, margin: max(size.width, size.height) / 4) {
                 return true
             }
-            let extent = Double(max(size.width, size.height))
+            // A linear code read on single lines only gave points, ZBar's at one of its ends or the
+            // other as it scanned the line one way or back: its length is at least its modules at 1
+            // px each, and the points' motion is not its own (the motion benchmark's Code 128 swiped
+            // diagonally at 0.25 viewport widths a second seemed to go back up the way it came).
+            let largest = Double(max(size.width, size.height))
+            let extent = max(largest, Double(self.symbol.leastModules ?? 0))
+            let points = largest * 4 < extent
             let span = lastWhole.time - firstWhole.time
             let gap = time - lastWhole.time
             let centre = symbol.corners.centre
@@ -156,7 +173,7 @@ public struct Tracker: Sendable {
             // The benchmark's EAN-13 read on single columns (3 x 180 px) as it went right to left
             // at 91 px/s: 41 px in 0.45 s, short of a quarter of 180, its length across the way
             // it went.
-            if span > 0, moved > 0, moved >= (moving ? min(extent, self.extent(along: dx, dy)) : extent) / 4 {
+            if !points, span > 0, moved > 0, moved >= (moving ? min(extent, self.extent(along: dx, dy)) : extent) / 4 {
                 let velocity = Velocity(x: dx / span, y: dy / span)
                 let travelled = velocity.speed * gap
                 let (ex, ey) = (
@@ -261,10 +278,10 @@ public struct Tracker: Sendable {
             }
             if tracks[key] == nil, config.misreadSeconds > 0,
                 overruled(symbol, in: symbols)
-                    || tracks.values.contains(where: {
-                        $0.isMisread(
+                    || tracks.contains(where: { other, track in
+                        track.isMisread(
                             as: symbol, at: time, within: config.misreadSeconds, absence: config.absenceSeconds,
-                            weaker: overrules($0.symbol, symbol))
+                            weaker: overrules(track.symbol, symbol), instead: !keys.contains(other))
                     })
             {
                 outcome.suppressed += 1

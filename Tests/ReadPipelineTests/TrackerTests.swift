@@ -484,4 +484,59 @@ import Testing
         #expect(tracker.update(with: [], at: 0.9).new.isEmpty)
         #expect(tracker.update(with: [Self.swiped(0)], at: 1.2).new.count == 1)
     }
+
+    /// A Code 128 swiped diagonally at 0.25 viewport widths a second, read as points only (ZBar on
+    /// single lines: one end of the code or the other, as it scanned the line one way or back),
+    /// unread for 0.77 s, then found again ahead along the scene's motion: the same pass, one read
+    /// (the motion benchmark's duplicates at 30 and 60 fps). The points' own motion went back up
+    /// the way the code came, and their 1 px box was taken for the code's size. Found again behind
+    /// where it went, against the scene's motion, it is a new read.
+    @Test(arguments: [(x: 262, y: 177, reads: 1), (x: 140, y: 60, reads: 2)])
+    func aCodeSeenAsPointsOnlyGoesByTheScenesMotion(again: (x: Int, y: Int, reads: Int)) {
+        func point(_ x: Int, _ y: Int) -> Symbol {
+            Symbol(
+                symbology: .code128, bytes: Array("3B78SUACR5Z".utf8),
+                corners: Corners(box: PixelRect(x: x, y: y, width: 1, height: 1), orientation: .up))
+        }
+        let scene = Tracker.Velocity(x: 39, y: 47)
+        var tracker = Self.tracker()
+        var reads = 0
+        for (frame, x, y) in [(114, 353, 247), (129, 177, 101), (133, 394, 285), (138, 192, 126), (139, 194, 128), (144, 200, 146)] {
+            reads += tracker.update(with: [point(x, y)], at: Double(frame) / 30, everyLook: true, sceneVelocity: scene).new.count
+        }
+        for frame in 145..<167 { reads += tracker.update(with: [], at: Double(frame) / 30, everyLook: true, sceneVelocity: scene).new.count }
+        reads += tracker.update(with: [point(again.x, again.y)], at: 167 / 30.0, everyLook: true, sceneVelocity: scene).new.count
+        #expect(reads == again.reads)
+        // Read at the same end on two frames 0.63 s apart, 57 px on and 17° off the scene's motion:
+        // the code is at least 101 px long (12 characters), so that is not beside its way.
+        var slow = Self.tracker()
+        let right = Tracker.Velocity(x: 43, y: 13)
+        var once = slow.update(with: [point(371, 242)], at: 169 / 60.0, everyLook: true, sceneVelocity: right).new.count
+        for frame in 170..<207 { once += slow.update(with: [], at: Double(frame) / 60, everyLook: true, sceneVelocity: right).new.count }
+        once += slow.update(with: [point(428, 242)], at: 207 / 60.0, everyLook: true, sceneVelocity: right).new.count
+        #expect(once == 1)
+    }
+
+    /// A Code 128 swiped right to left, read whole and then as points at its right end, and the
+    /// next frame reads a UPC-A on other lines across its bars (19 px from that line, over most of
+    /// its length) and not the Code 128: a misread of it, not reported (the motion benchmark's Code
+    /// 128 `1GWPYR93J8` read as `124787240029`). A UPC-A found on the same frame as the Code 128 is
+    /// another code on the label, and read.
+    @Test(arguments: [false, true])
+    func aCodeReadOnTheBarsOfALinearCodeSeenAsAPointIsAMisread(together: Bool) {
+        func code128(_ box: PixelRect) -> Symbol {
+            Symbol(symbology: .code128, bytes: Array("1GWPYR93J8".utf8), corners: Corners(box: box, orientation: .down))
+        }
+        let upca = Symbol(
+            symbology: .upca, bytes: Array("124787240029".utf8), corners: Corners(box: PixelRect(x: 140, y: 219, width: 266, height: 4), orientation: .down))
+        var tracker = Self.tracker()
+        var reads = tracker.update(with: [code128(PixelRect(x: 145, y: 233, width: 342, height: 11))], at: 256 / 60.0).new.count
+        reads += tracker.update(with: [code128(PixelRect(x: 450, y: 234, width: 1, height: 1))], at: 280 / 60.0).new.count
+        let point = code128(PixelRect(x: 444, y: 242, width: 1, height: 1))
+        reads += tracker.update(with: [point], at: 282 / 60.0).new.count
+        let outcome = tracker.update(with: together ? [point, upca] : [upca], at: 283 / 60.0)
+        #expect(reads == 1)
+        #expect(outcome.new.map(\.symbology) == (together ? [.upca] : []))
+        #expect(outcome.misreads == (together ? 0 : 1))
+    }
 }
