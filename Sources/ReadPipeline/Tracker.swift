@@ -109,8 +109,8 @@ public struct Tracker: Sendable {
         /// Whether `symbol`, another code found at `time`, is a misread of this track's: both
         /// linear, in one place, while this one was found on two frames, the last within `seconds`.
         /// When `weaker` (`symbol` needs a second frame and this code does not; one frame is then
-        /// enough), or for two EAN-13 or UPC-A codes with one half the same, the last within
-        /// `absence`: while this code is in view. On a frame that did not find this code (`instead`),
+        /// enough), for two EAN-13 or UPC-A codes with one half the same, or for the start or end
+        /// of this code's text (`isEnd`), the last within `absence`: while this code is in view. On a frame that did not find this code (`instead`),
         /// `symbol` may also lie on its bars as last seen whole (`Symbol.liesAlong`), read on other
         /// lines: the motion benchmark's Code 128 `1GWPYR93J8`, swiped at 0.25 viewport widths a
         /// second and found last as a point at its end, was read as the UPC-A `124787240029` on the
@@ -122,7 +122,7 @@ public struct Tracker: Sendable {
                 place.overlaps(symbol.corners.bounds, margin: 4)
                     || (instead && whole.liesAlong(symbol))
             else { return false }
-            let window = weaker || Self.shareHalf(self.symbol, symbol) ? max(seconds, absence) : seconds
+            let window = weaker || Self.shareHalf(self.symbol, symbol) || Self.isEnd(symbol, of: self.symbol) ? max(seconds, absence) : seconds
             return time - sighted <= window
         }
 
@@ -133,6 +133,14 @@ public struct Tracker: Sendable {
         static func shareHalf(_ one: Symbol, _ other: Symbol) -> Bool {
             guard let one = one.gtin13, let other = other.gtin13 else { return false }
             return one[1..<7] == other[1..<7] || one[7..<13] == other[7..<13]
+        }
+
+        /// Whether `part` is the start or the end of `code`'s text, shorter, in one symbology: the
+        /// motion benchmark's Code 128 `GAGABU2JXKG3` swiped diagonally at 0.25 viewport widths a
+        /// second read as `GAGABU2` on one scan line 0.25 s after its last read, over where it was.
+        static func isEnd(_ part: Symbol, of code: Symbol) -> Bool {
+            part.symbology == code.symbology && part.bytes.count < code.bytes.count
+                && (code.bytes.starts(with: part.bytes) || code.bytes.reversed().starts(with: part.bytes.reversed()))
         }
 
         /// Whether `symbol`, found at `time` after this track was lost, lies where the track's

@@ -539,4 +539,26 @@ import Testing
         #expect(outcome.new.map(\.symbology) == (together ? [.upca] : []))
         #expect(outcome.misreads == (together ? 0 : 1))
     }
+
+    /// A Code 128 swiped diagonally, read on 44 frames, then its first 7 characters alone on one
+    /// scan line 0.25 s after its last read, over where it was: part of it, not reported (the
+    /// motion benchmark's `GAGABU2JXKG3` read as `GAGABU2`, replayed at 60 fps). Once the code has
+    /// been out of view for the absence, that text is another code.
+    @Test(arguments: [(459, 0), (500, 1)])
+    func theStartOfALinearCodeFoundWhereItWasIsPartOfIt(frame: Int, reads: Int) {
+        func code(_ text: String, _ box: PixelRect) -> Symbol {
+            Symbol(symbology: .code128, bytes: Array(text.utf8), corners: Corners(box: box, orientation: .right))
+        }
+        var tracker = Self.tracker()
+        var whole = 0
+        for frame in 401...444 {
+            let x = 218 - (frame - 401) * 26 / 43
+            whole += tracker.update(with: [code("GAGABU2JXKG3", PixelRect(x: x - 110, y: x - 188, width: 220, height: 220))], at: Double(frame) / 60).new.count
+        }
+        for frame in 445..<frame { whole += tracker.update(with: [], at: Double(frame) / 60).new.count }
+        let part = tracker.update(with: [code("GAGABU2", PixelRect(x: 225, y: 66, width: 1, height: 1))], at: Double(frame) / 60)
+        #expect(whole == 1)
+        #expect(part.new.count == reads)
+        #expect(part.misreads == 1 - reads)
+    }
 }
