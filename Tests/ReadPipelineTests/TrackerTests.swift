@@ -561,4 +561,33 @@ import Testing
         #expect(part.new.count == reads)
         #expect(part.misreads == 1 - reads)
     }
+
+    /// A Code 128 seen whole once (a 209 px box, turned 54°) and then as points, lost for longer
+    /// than the absence while the scene moved on at 135 px/s, and found again 0.88 s after it was
+    /// seen whole as a point 100 px on, short of half its size: the scene carried it there, the
+    /// same pass (the motion benchmark's 60 fps Code 128 at 0.5 viewport widths a second). Taken
+    /// away and put back, the scene moving one way and then the other as fast, it is a new read;
+    /// so it is when a frame in between did not move.
+    @Test(arguments: [(back: false, still: false, reads: 1), (back: true, still: false, reads: 2), (back: false, still: true, reads: 2)])
+    func aLinearCodeTheScenesMotionCarriedOnIsNotReadAgain(way: (back: Bool, still: Bool, reads: Int)) {
+        func code(_ x: Int, _ y: Int, side: Int = 1) -> Symbol {
+            Symbol(
+                symbology: .code128, bytes: Array("ZIBHC9OBUV3".utf8),
+                corners: Corners(box: PixelRect(x: x - side / 2, y: y - side / 2, width: side, height: side), orientation: .up))
+        }
+        func scene(_ frame: Int) -> Tracker.Velocity? {
+            if way.still && frame == 130 { return nil }
+            return way.back && frame > 126 ? Tracker.Velocity(x: -128, y: 41) : Tracker.Velocity(x: 128, y: -41)
+        }
+        var tracker = Self.tracker()
+        var reads = tracker.update(with: [code(391, 338)], at: 98 / 60.0, everyLook: true, sceneVelocity: scene(98)).new.count
+        reads += tracker.update(with: [code(312, 232, side: 209)], at: 100 / 60.0, everyLook: true, sceneVelocity: scene(100)).new.count
+        reads += tracker.update(with: [code(447, 326)], at: 111 / 60.0, everyLook: true, sceneVelocity: scene(111)).new.count
+        reads += tracker.update(with: [code(467, 329)], at: 119 / 60.0, everyLook: true, sceneVelocity: scene(119)).new.count
+        for frame in 120..<153 {
+            reads += tracker.update(with: [], at: Double(frame) / 60, everyLook: true, sceneVelocity: scene(frame)).new.count
+        }
+        reads += tracker.update(with: [code(361, 145)], at: 153 / 60.0, everyLook: true, sceneVelocity: scene(153)).new.count
+        #expect(reads == way.reads)
+    }
 }
