@@ -119,12 +119,13 @@ public struct Tracker: Sendable {
         /// linear, in one place, while this one was found on two frames, the last within `seconds`.
         /// When `weaker` (`symbol` needs a second frame and this code does not; one frame is then
         /// enough), for two EAN-13 or UPC-A codes with one half the same, or for the start or end
-        /// of this code's text (`isEnd`), the last within `absence`: while this code is in view. On a frame that did not find this code (`instead`),
-        /// `symbol` may also lie on its bars as last seen whole (`Symbol.liesAlong`), read on other
-        /// lines: the motion benchmark's Code 128 `1GWPYR93J8`, swiped at 0.25 viewport widths a
-        /// second and found last as a point at its end, was read as the UPC-A `124787240029` on the
-        /// next frame, 19 px across from that line. Two codes on one label are read together on
-        /// most frames, and then neither is a misread.
+        /// of this code's text (`isEnd`), the last within `absence`: while this code is in view. On
+        /// a frame that did not find this code (`instead`), `symbol` may also lie on its bars as last
+        /// seen whole (`Symbol.liesAlong`), read on other lines: the motion benchmark's Code 128
+        /// `1GWPYR93J8`, swiped at 0.25 viewport widths a second and found last as a point at its
+        /// end, was read as the UPC-A `124787240029` on the next frame, 19 px across from that
+        /// line. Two codes on one label are read together on most frames, and then neither is a
+        /// misread.
         func isMisread(as symbol: Symbol, at time: Double, within seconds: Double, absence: Double, weaker: Bool, instead: Bool) -> Bool {
             guard !unconfirmed, sightings >= (weaker ? 1 : 2), self.symbol.misreadsInPlace, symbol.misreadsInPlace else { return false }
             guard
@@ -149,7 +150,7 @@ public struct Tracker: Sendable {
         /// second read as `GAGABU2` on one scan line 0.25 s after its last read, over where it was.
         static func isEnd(_ part: Symbol, of code: Symbol) -> Bool {
             part.symbology == code.symbology && part.bytes.count < code.bytes.count
-                && (code.bytes.starts(with: part.bytes) || code.bytes.reversed().starts(with: part.bytes.reversed()))
+                && (code.bytes.starts(with: part.bytes) || code.bytes.suffix(part.bytes.count).elementsEqual(part.bytes))
         }
 
         /// Whether `symbol`, found at `time` after this track was lost, lies where the track's
@@ -205,7 +206,7 @@ public struct Tracker: Sendable {
             // measured at a third to half their speed, and 25-58° off.
             let (ax, ay) = (Double(centre.x - lastWhole.centre.x), Double(centre.y - lastWhole.centre.y))
             let away = (ax * ax + ay * ay).squareRoot()
-            guard away > 0, away >= self.extent(along: ax, ay) / 2 || carried(linear: symbol.misreadsInPlace) else { return false }
+            guard away > 0, away >= self.extent(along: ax, ay) / 2 || carried else { return false }
             return [sceneVelocity, sceneNow].contains { scene in
                 guard let scene, scene.speed > 0 else { return false }
                 let (ux, uy) = (scene.x / scene.speed, scene.y / scene.speed)
@@ -223,8 +224,8 @@ public struct Tracker: Sendable {
         /// 0.5 viewport widths a second, found again 0.88 s later 100 px on, the scene's motion
         /// adding up to 119 px where it went 159). A code taken away and put back adds up to
         /// little.
-        private func carried(linear: Bool) -> Bool {
-            guard linear, let drift else { return false }
+        private var carried: Bool {
+            guard symbol.misreadsInPlace, let drift else { return false }
             let length = (drift.x * drift.x + drift.y * drift.y).squareRoot()
             return length > 0 && length >= extent(along: drift.x, drift.y) / 4
         }
@@ -390,16 +391,15 @@ public struct Tracker: Sendable {
                 track.drift = nil
             }
         }
-        var index = tracks.values.startIndex
-        while index != tracks.values.endIndex {
-            carry(&tracks.values[index])
-            tracks.values.formIndex(after: &index)
+        func carry(_ tracks: inout [Key: Track]) {
+            var index = tracks.values.startIndex
+            while index != tracks.values.endIndex {
+                carry(&tracks.values[index])
+                tracks.values.formIndex(after: &index)
+            }
         }
-        index = lost.values.startIndex
-        while index != lost.values.endIndex {
-            carry(&lost.values[index])
-            lost.values.formIndex(after: &index)
-        }
+        carry(&tracks)
+        carry(&lost)
     }
 
     /// Marks the codes of each look's last frame, but look `skipped`'s, as seen at `time`.
