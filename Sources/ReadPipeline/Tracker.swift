@@ -69,6 +69,10 @@ public struct Tracker: Sendable {
         /// How far the scene's motion has carried it since `lastWhole`, in pixels, added up frame by
         /// frame; nil once a frame since did not move (`Tracker.carry`).
         var drift: Drift? = Drift()
+        /// How long a linear code seen as points is at least: the farthest its points have lain
+        /// apart, less the scene's motion between them. ZBar's point marks the end of the code
+        /// where it finished a line, so two points 0.25 s apart or less at most lie at its two ends.
+        var spread = 0.0
 
         struct Drift: Sendable, Hashable {
             var x = 0.0
@@ -99,12 +103,22 @@ public struct Tracker: Sendable {
             let (extent, largest) = (max(box.width, box.height), max(size.width, size.height))
             size = Size(width: max(size.width, box.width), height: max(size.height, box.height))
             let sighting = Sighting(centre: symbol.corners.centre, time: time)
+            if let drift, time - lastWhole.time <= 0.25, isPart(box), isPart(whole.corners.bounds) {
+                let (dx, dy) = (Double(sighting.centre.x - lastWhole.centre.x) - drift.x, Double(sighting.centre.y - lastWhole.centre.y) - drift.y)
+                spread = max(spread, (dx * dx + dy * dy).squareRoot())
+            }
             if extent * 3 > largest * 4 {
                 // Every sighting before was of a part: this is the first of the whole code.
                 (firstWhole, lastWhole, whole, drift) = (sighting, sighting, symbol, Drift())
             } else if extent * 4 >= largest * 3 {
                 (lastWhole, whole, drift) = (sighting, symbol, Drift())
             }
+        }
+
+        /// Whether `box` holds a quarter of a linear code at most, at 1 px a module: a read on a few
+        /// scan lines (ZBar on one line gives a point).
+        private func isPart(_ box: PixelRect) -> Bool {
+            max(box.width, box.height) * 4 < (symbol.leastModules ?? 0)
         }
 
         /// Where the code was last found: a box of its `size` around the latest sighting's centre.
@@ -178,10 +192,11 @@ public struct Tracker: Sendable {
             }
             // A linear code read on single lines only gave points, ZBar's at one of its ends or the
             // other as it scanned the line one way or back: its length is at least its modules at 1
-            // px each, and the points' motion is not its own (the motion benchmark's Code 128 swiped
-            // diagonally at 0.25 viewport widths a second seemed to go back up the way it came).
+            // px each, and as long as its points have lain apart (`spread`); the points' motion is not
+            // its own (the motion benchmark's Code 128 swiped diagonally at 0.25 viewport widths a
+            // second seemed to go back up the way it came).
             let largest = Double(max(size.width, size.height))
-            let extent = max(largest, Double(self.symbol.leastModules ?? 0))
+            let extent = max(largest, Double(self.symbol.leastModules ?? 0), spread)
             let points = largest * 4 < extent
             let span = lastWhole.time - firstWhole.time
             let gap = time - lastWhole.time
