@@ -36,24 +36,30 @@ public protocol Decoder: AnyObject {
     func decode(_ frame: Frame, in region: PixelRect, secondLooks: Bool) throws(DecoderError) -> [Symbol]
 
     /// Pass `pass` only, for one frame of a stream. `narrowed`: ZBar's latest look found codes, so
-    /// zxing-cpp looks only for what ZBar cannot read.
-    func decode(_ frame: Frame, in region: PixelRect, pass: DecoderPass, secondLooks: Bool, narrowed: Bool) throws(DecoderError) -> [Symbol]
+    /// zxing-cpp looks only for what ZBar cannot read. `travel`: how far the scene moved from the
+    /// frame before, when it was measured; a blur it could not have made is not undone.
+    func decode(
+        _ frame: Frame, in region: PixelRect, pass: DecoderPass, secondLooks: Bool, narrowed: Bool, travel: MotionBlur.Travel?
+    ) throws(DecoderError) -> [Symbol]
 }
 
 extension Decoder {
     public var passes: [DecoderPass] { [.whole] }
 
-    public func decode(_ frame: Frame, in region: PixelRect, pass: DecoderPass, secondLooks: Bool, narrowed: Bool) throws(DecoderError) -> [Symbol] {
+    public func decode(
+        _ frame: Frame, in region: PixelRect, pass: DecoderPass, secondLooks: Bool, narrowed: Bool, travel: MotionBlur.Travel?
+    ) throws(DecoderError) -> [Symbol] {
         try decode(frame, in: region, secondLooks: secondLooks)
     }
 
     /// The codes inside `viewport`: only its pixels are decoded, and a code whose centre falls
     /// outside it is dropped. With a `pass` other than `.still`, only that pass runs (a frame of a stream).
     public func symbols(
-        in frame: Frame, viewport: Viewport, secondLooks: Bool = true, pass: DecoderPass = .still, narrowed: Bool = false
+        in frame: Frame, viewport: Viewport, secondLooks: Bool = true, pass: DecoderPass = .still, narrowed: Bool = false,
+        travel: MotionBlur.Travel? = nil
     ) throws(DecoderError) -> [Symbol] {
         let size = frame.size
-        let found = try decode(frame, in: viewport.pixels(in: size), pass: pass, secondLooks: secondLooks, narrowed: narrowed)
+        let found = try decode(frame, in: viewport.pixels(in: size), pass: pass, secondLooks: secondLooks, narrowed: narrowed, travel: travel)
         return found.filter { viewport.admits($0.corners, in: size) }
     }
 }

@@ -168,11 +168,15 @@ public final class RoutedDecoder: Decoder {
 
     /// Whatever look reads it, a frame gives no linear code read two ways (`uncontradicted`): zxing-cpp
     /// along the columns read a UPC-A standing on end two ways on one frame of the motion benchmark.
-    public func decode(_ frame: Frame, in region: PixelRect, pass: DecoderPass, secondLooks: Bool, narrowed: Bool) throws(DecoderError) -> [Symbol] {
-        Self.uncontradicted(try look(frame, in: region, pass: pass, secondLooks: secondLooks, narrowed: narrowed))
+    public func decode(
+        _ frame: Frame, in region: PixelRect, pass: DecoderPass, secondLooks: Bool, narrowed: Bool, travel: MotionBlur.Travel?
+    ) throws(DecoderError) -> [Symbol] {
+        Self.uncontradicted(try look(frame, in: region, pass: pass, secondLooks: secondLooks, narrowed: narrowed, travel: travel))
     }
 
-    private func look(_ frame: Frame, in region: PixelRect, pass: DecoderPass, secondLooks: Bool, narrowed: Bool) throws(DecoderError) -> [Symbol] {
+    private func look(
+        _ frame: Frame, in region: PixelRect, pass: DecoderPass, secondLooks: Bool, narrowed: Bool, travel: MotionBlur.Travel?
+    ) throws(DecoderError) -> [Symbol] {
         switch pass {
         case .still:
             return try decode(frame, in: region, secondLooks: secondLooks)
@@ -209,9 +213,10 @@ public final class RoutedDecoder: Decoder {
                 let slanted = try checked(zbar.turnedLook(frame, in: region), frame, in: region, profiled: true)
                 guard slanted.isEmpty else { return slanted }
             }
-            guard deblur else { return [] }
-            // Nothing read through the blur: undo it, and look again.
-            for blur in MotionBlur.estimate(in: frame, region: region) {
+            // Nothing read through the blur: undo it, and look again; not a blur longer than the
+            // scene's motion could have made (`MotionBlur.fits`).
+            guard deblur, travel?.tooShortToBlur != true else { return [] }
+            for blur in MotionBlur.estimate(in: frame, region: region) where travel.map(blur.fits) ?? true {
                 let sharp = blur.deblurred(frame, region: region)
                 let read = try firstPasses(sharp, in: sharp.whole, confirmed: true)
                 guard read.isEmpty else { return Self.placed(read, in: region, scale: 1) }

@@ -41,6 +41,33 @@ public struct MotionBlur: Sendable, Hashable {
     /// The shortest blur worth undoing: both libraries read through less.
     public static let shortest = 3
 
+    /// How far the scene moved from one frame to the next, in pixels along the rows (`x`) and the
+    /// columns (`y`), as the read pipeline measured it (`SceneMotion`).
+    public struct Travel: Sendable, Hashable {
+        public var x: Double
+        public var y: Double
+        public init(x: Double, y: Double) { (self.x, self.y) = (x, y) }
+
+        /// The scene's motion was measured at a third of its speed at worst: a slow swipe's changed
+        /// tiles lag behind the code (the motion benchmark's swipes at 0.25 viewport widths a
+        /// second measured at a third to half their speed, at 3 a second at 0.3 to 0.7).
+        static let underestimate = 3.0
+
+        /// Whether the scene moved too little for any blur worth undoing: a code smears at most as
+        /// far as it moves between frames, since an exposure lasts the frame's interval at most.
+        public var tooShortToBlur: Bool { Swift.max(abs(x), abs(y)) * Self.underestimate < Double(MotionBlur.shortest) }
+    }
+
+    /// Whether this blur fits a scene that moved `travel` between frames: no longer along its
+    /// direction than the motion along it, allowing for the measurement's underestimate. A linear
+    /// code's own bars dip the estimate's autocorrelation like a blur along its reading direction,
+    /// so an upright Code 128 swiped slowly across seemed blurred 5 px down the columns, where the
+    /// scene did not move; undoing that cost more than a third of such a frame's decode.
+    public func fits(_ travel: Travel) -> Bool {
+        let along = abs(direction == .across ? travel.x : travel.y)
+        return Double(length) <= along * Travel.underestimate
+    }
+
     /// The blur of `region` of `frame`: none when no blur of at least `shortest` and at most
     /// `longest` pixels along the rows or the columns stands out (a still or blank scene, a
     /// diagonal swipe, or a blur too long to undo).

@@ -102,8 +102,10 @@ public struct ReadPipeline {
             symbols =
                 look.skipped
                 ? []
-                : try decoder.symbols(in: frame, viewport: config.viewport, secondLooks: secondLooks, pass: look.pass, narrowed: look.narrowed)
-                    .filter { !QuietZone.hasBars($0, in: frame) }
+                : try decoder.symbols(
+                    in: frame, viewport: config.viewport, secondLooks: secondLooks, pass: look.pass, narrowed: look.narrowed, travel: motion.travel
+                )
+                .filter { !QuietZone.hasBars($0, in: frame) }
         } catch {
             return Outcome(error: error)
         }

@@ -1,3 +1,5 @@
+import Imaging
+
 /// How the scene in the viewport moves: the velocity of where successive frames changed (the
 /// change gate's `changeCentre`), in pixels a second.
 ///
@@ -32,5 +34,13 @@ public struct SceneMotion: Sendable {
         guard samples.count >= 3, let first = samples.first, let last = samples.last, last.time > first.time else { return nil }
         let span = last.time - first.time
         return Tracker.Velocity(x: (last.centre.x - first.centre.x) / span, y: (last.centre.y - first.centre.y) / span)
+    }
+
+    /// How far the scene moved at `velocity` from the frame before the latest to the latest: what
+    /// bounds the latest frame's motion blur (`MotionBlur.fits`). Nil without a velocity.
+    public var travel: MotionBlur.Travel? {
+        guard let velocity else { return nil }
+        let interval = samples[samples.count - 1].time - samples[samples.count - 2].time
+        return MotionBlur.Travel(x: velocity.x * interval, y: velocity.y * interval)
     }
 }

@@ -238,7 +238,7 @@ import Testing
         let frame = Barcodes.centred(image, in: Size(width: 640, height: 480))
         let decoder = try RoutedDecoder(config: DecoderConfig(), fallback: true, everything: true)
         let region = Viewport.standard.pixels(in: frame.size)
-        let found = try decoder.decode(frame, in: region, pass: .zbar, secondLooks: false, narrowed: false)
+        let found = try decoder.decode(frame, in: region, pass: .zbar, secondLooks: false, narrowed: false, travel: nil)
         #expect(found.map(\.bytes) == [Array("5901234123457".utf8)])
         #expect(found.allSatisfy(RoutedDecoder.isSmallEAN))
     }

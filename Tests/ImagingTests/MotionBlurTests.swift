@@ -61,4 +61,20 @@ import Testing
             }
         }
     }
+
+    /// A moving frame's blur is undone only where the scene moved far enough to make it: an
+    /// exposure lasts a frame's interval at most, and the scene's motion is measured at a third of
+    /// its speed at worst. A QR code smeared 12 px along the rows is read by the moving look when
+    /// the scene moved 6 px along the rows from the frame before (or was not measured); not when it
+    /// moved 3 px that way, nor 20 px down the columns, nor when it barely moved.
+    @Test(arguments: [
+        (travel: nil, read: true), (travel: MotionBlur.Travel(x: -6, y: 0), read: true), (travel: MotionBlur.Travel(x: 3, y: 1), read: false),
+        (travel: MotionBlur.Travel(x: 0, y: 20), read: false), (travel: MotionBlur.Travel(x: 0.5, y: 0.5), read: false),
+    ])
+    func aBlurTheScenesMotionCouldNotMakeIsNotUndone(way: (travel: MotionBlur.Travel?, read: Bool)) throws {
+        let decoder = try Decoders.make(DecoderConfig())
+        let frame = Self.frame(try ImageFile.read(path: Barcodes.qr("TRAVEL", moduleSize: 4)), length: 12, step: (1, 0))
+        let found = try decoder.symbols(in: frame, viewport: .standard, pass: .moving, travel: way.travel)
+        #expect(found.map(\.bytes) == (way.read ? [Array("TRAVEL".utf8)] : []), "\(String(describing: way.travel))")
+    }
 }
