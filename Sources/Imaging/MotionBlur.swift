@@ -53,16 +53,19 @@ public struct MotionBlur: Sendable, Hashable {
         /// second measured at a third to half their speed, at 3 a second at 0.3 to 0.7).
         static let underestimate = 3.0
 
-        /// Whether the scene moved too little for any blur worth undoing: a code smears at most as
-        /// far as it moves between frames, since an exposure lasts the frame's interval at most.
-        public var tooShortToBlur: Bool { Swift.max(abs(x), abs(y)) * Self.underestimate < Double(MotionBlur.shortest) }
+        /// Whether the scene moved too little for any blur worth undoing: the shortest fits neither
+        /// direction (`MotionBlur.fits`).
+        public var tooShortToBlur: Bool {
+            !Direction.allCases.contains { MotionBlur(direction: $0, length: MotionBlur.shortest).fits(self) }
+        }
     }
 
     /// Whether this blur fits a scene that moved `travel` between frames: no longer along its
-    /// direction than the motion along it, allowing for the measurement's underestimate. A linear
-    /// code's own bars dip the estimate's autocorrelation like a blur along its reading direction,
-    /// so an upright Code 128 swiped slowly across seemed blurred 5 px down the columns, where the
-    /// scene did not move; undoing that cost more than a third of such a frame's decode.
+    /// direction than the motion along it (an exposure lasts the frame's interval at most),
+    /// allowing for the measurement's underestimate. A linear code's own bars dip the estimate's
+    /// autocorrelation like a blur along its reading direction, so an upright Code 128 swiped
+    /// slowly across seemed blurred 5 px down the columns, where the scene did not move; undoing
+    /// that cost more than a third of such a frame's decode.
     public func fits(_ travel: Travel) -> Bool {
         let along = abs(direction == .across ? travel.x : travel.y)
         return Double(length) <= along * Travel.underestimate
