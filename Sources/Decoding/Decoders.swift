@@ -213,10 +213,9 @@ public final class RoutedDecoder: Decoder {
                 let slanted = try checked(zbar.turnedLook(frame, in: region), frame, in: region, profiled: true)
                 guard slanted.isEmpty else { return slanted }
             }
-            // Nothing read through the blur: undo it, and look again; not a blur longer than the
-            // scene's motion could have made (`MotionBlur.fits`).
-            guard deblur, travel?.tooShortToBlur != true else { return [] }
-            for blur in MotionBlur.estimate(in: frame, region: region) where travel.map(blur.fits) ?? true {
+            // Nothing read through the blur: undo it, and look again (`MotionBlur.undoable`).
+            guard deblur else { return [] }
+            for blur in MotionBlur.undoable(in: frame, region: region, travel: travel) {
                 let sharp = blur.deblurred(frame, region: region)
                 let read = try firstPasses(sharp, in: sharp.whole, confirmed: true)
                 guard read.isEmpty else { return Self.placed(read, in: region, scale: 1) }

@@ -16,15 +16,21 @@
 /// up to a blur of 1.6 modules and the deblurred frame up to 4.8 (scratch measurements of
 /// 2026-11-25, before the motion benchmark).
 public struct MotionBlur: Sendable, Hashable {
-    /// A direction of motion, as a step between neighbouring pixels: along the rows or the columns.
-    /// (A diagonal swipe is not estimated yet: it blurs both axes alike.)
-    public enum Direction: Sendable, Hashable, CaseIterable {
-        case across, down
+    /// A direction of motion, as a step between neighbouring pixels: along the rows or the
+    /// columns, or along a diagonal, down (`falling`) or up (`rising`) to the right, a step being
+    /// √2 px. `estimate` finds blurs along the rows and the columns only (`axes`): a diagonal swipe
+    /// blurs both alike.
+    public enum Direction: Sendable, Hashable {
+        case across, down, falling, rising
+
+        static let axes: [Direction] = [.across, .down]
 
         var step: (dx: Int, dy: Int) {
             switch self {
             case .across: (1, 0)
             case .down: (0, 1)
+            case .falling: (1, 1)
+            case .rising: (1, -1)
             }
         }
     }
@@ -53,10 +59,18 @@ public struct MotionBlur: Sendable, Hashable {
         /// second measured at a third to half their speed, at 3 a second at 0.3 to 0.7).
         static let underestimate = 3.0
 
+        /// The direction nearest the scene's motion: an axis when it moved at least twice as far
+        /// along it as across it, else a diagonal.
+        var nearest: Direction {
+            if abs(x) >= 2 * abs(y) { return .across }
+            if abs(y) >= 2 * abs(x) { return .down }
+            return (x > 0) == (y > 0) ? .falling : .rising
+        }
+
         /// Whether the scene moved too little for any blur worth undoing: the shortest fits neither
         /// direction (`MotionBlur.fits`).
         public var tooShortToBlur: Bool {
-            !Direction.allCases.contains { MotionBlur(direction: $0, length: MotionBlur.shortest).fits(self) }
+            !Direction.axes.contains { MotionBlur(direction: $0, length: MotionBlur.shortest).fits(self) }
         }
     }
 
@@ -67,8 +81,15 @@ public struct MotionBlur: Sendable, Hashable {
     /// slowly across seemed blurred 5 px down the columns, where the scene did not move; undoing
     /// that cost more than a third of such a frame's decode.
     public func fits(_ travel: Travel) -> Bool {
-        let along = abs(direction == .across ? travel.x : travel.y)
-        return Double(length) <= along * Travel.underestimate
+        // The motion along the direction, in its steps (a diagonal step is √2 px).
+        let along: Double
+        switch direction {
+        case .across: along = travel.x
+        case .down: along = travel.y
+        case .falling: along = (travel.x + travel.y) / 2
+        case .rising: along = (travel.x - travel.y) / 2
+        }
+        return Double(length) <= abs(along) * Travel.underestimate
     }
 
     /// The blur of `region` of `frame`: none when no blur of at least `shortest` and at most
@@ -86,8 +107,44 @@ public struct MotionBlur: Sendable, Hashable {
     /// Two lengths come back when the dip is shared with a neighbouring lag: the deeper first. A
     /// length wrong by one pixel leaves the code unreadable, so the caller tries both.
     public static func estimate(in frame: Frame, region: PixelRect, longest: Int = 32, dip: Double = 0.08) -> [MotionBlur] {
+        estimate(from: dips(in: frame, region: region, longest: longest, dip: dip))
+    }
+
+    /// The blurs worth undoing in `region` of a frame whose scene moved `travel` since the frame
+    /// before (nil when not measured), in the order to try: the estimated ones that fit the travel
+    /// (`fits`); none when it moved too little to blur (`Travel.tooShortToBlur`).
+    ///
+    /// When the estimate saw dips at the same short lag on both axes, the blurs of `nearShortest` along
+    /// the direction nearest the scene's motion (`Travel.nearest`). A blur as long as a 2D code's
+    /// modules dips where the modules do, so the estimate cannot tell it from a still code: in the
+    /// motion benchmark, QR codes of 2.5 px modules swiped at 1 viewport width a second, 30 fps,
+    /// were smeared 2.9 px, and 5 of 20 passes were read on no frame, by ZBar, zxing-cpp or the
+    /// estimate's deblur (3 right to left, 2 diagonal). Each was read once undone along its motion
+    /// (2026-11-28). A linear code's bars dip on its reading axis only, so a slow linear swipe,
+    /// whose frames reach this look often, is not given them.
+    public static func undoable(in frame: Frame, region: PixelRect, travel: Travel?) -> [MotionBlur] {
+        if let travel, travel.tooShortToBlur { return [] }
+        let dips = dips(in: frame, region: region)
+        let estimated = estimate(from: dips).filter { travel.map($0.fits) ?? true }
+        guard estimated.isEmpty, let travel, dips.count == 2, abs(dips[0].lag - dips[1].lag) < 2, dips.allSatisfy({ $0.lag <= nearShortest.last! })
+        else { return estimated }
+        let direction = travel.nearest
+        let diagonal = direction.step.dx != 0 && direction.step.dy != 0
+        return nearShortest.map { MotionBlur(direction: direction, length: diagonal ? Int((Double($0) / 2.0.squareRoot()).rounded()) : $0) }
+            .filter { $0.fits(travel) }
+    }
+
+    /// The blurs tried along the scene's motion when the estimate sees a 2D code's modules only, in
+    /// pixels (along a diagonal, the nearest whole steps: 2 and 3).
+    static let nearShortest = [3, 4]
+
+    /// Per axis, the first dip of the autocorrelation (`estimate`): its lag, and a neighbouring
+    /// lag within a tenth of its depth.
+    private static func dips(in frame: Frame, region: PixelRect, longest: Int = 32, dip: Double = 0.08)
+        -> [(direction: Direction, lag: Int, second: Int?)]
+    {
         var dips: [(direction: Direction, lag: Int, second: Int?)] = []
-        for direction in Direction.allCases {
+        for direction in Direction.axes {
             let r = autocorrelation(of: frame, in: region, along: direction, longest: longest)
             guard !r.isEmpty else { continue }
             // The first dip at least half as deep as the deepest: along a blur the derivative is smooth
@@ -100,6 +157,10 @@ public struct MotionBlur: Sendable, Hashable {
             let second = neighbours.min { r[$0] < r[$1] }.flatMap { r[$0] < 0.9 * r[lag] ? $0 : nil }
             dips.append((direction, lag, second))
         }
+        return dips
+    }
+
+    private static func estimate(from dips: [(direction: Direction, lag: Int, second: Int?)]) -> [MotionBlur] {
         let blurred: (direction: Direction, lag: Int, second: Int?)?
         switch dips.count {
         case 1: blurred = dips[0]
@@ -148,14 +209,21 @@ public struct MotionBlur: Sendable, Hashable {
         var pixels = [UInt8](repeating: 0, count: width * height)
         let base = frame.storage.base.assumingMemoryBound(to: UInt8.self)
         var line = LineSolver(length: length, smoothing: smoothing)
-        // The region's rows (a blur across) or columns (down): each line's first pixel and step, in
-        // the frame and in the result.
-        let across = direction == .across
-        let (lines, count) = across ? (height, width) : (width, height)
-        let (frameStep, pixelStep) = across ? (1, 1) : (frame.stride, width)
-        for index in 0..<lines {
-            let first = base + (region.y + (across ? index : 0)) * frame.stride + region.x + (across ? 0 : index)
-            let start = across ? index * width : index
+        // Each line along the direction: its first pixel in the region, and how many it crosses.
+        let (dx, dy) = direction.step
+        let starts: [(x: Int, y: Int)]
+        switch direction {
+        case .across: starts = (0..<height).map { (0, $0) }
+        case .down: starts = (0..<width).map { ($0, 0) }
+        case .falling: starts = (0..<height).map { (0, $0) } + (1..<width).map { ($0, 0) }
+        case .rising: starts = (0..<height).map { (0, $0) } + (1..<width).map { ($0, height - 1) }
+        }
+        let frameStep = dy * frame.stride + dx
+        let pixelStep = dy * width + dx
+        for (x, y) in starts {
+            let count = min(dx == 0 ? Int.max : width - x, dy > 0 ? height - y : dy < 0 ? y + 1 : Int.max)
+            let first = base + (region.y + y) * frame.stride + region.x + x
+            let start = y * width + x
             line.solve((0..<count).map { Float(first[$0 * frameStep]) }, iterations: iterations)
             for (offset, value) in line.solution.enumerated() { pixels[start + offset * pixelStep] = UInt8(max(0, min(255, value.rounded()))) }
         }

@@ -77,4 +77,36 @@ import Testing
         let found = try decoder.symbols(in: frame, viewport: .standard, pass: .moving, travel: way.travel)
         #expect(found.map(\.bytes) == (way.read ? [Array("TRAVEL".utf8)] : []), "\(String(describing: way.travel))")
     }
+
+    /// A blur about as long as a 2D code's modules dips where the modules do, so the estimate
+    /// cannot tell it from a still code; where the scene moved, the moving look undoes the
+    /// shortest blurs along its motion. A QR code of 2.5 px modules, turned, smeared 2.8 px along
+    /// either diagonal or 4 px along the rows, is read then, and not when the motion is unknown.
+    @Test(arguments: [
+        (degrees: 36.0, step: (dx: 1, dy: 1), length: 2, travel: MotionBlur.Travel(x: 9, y: 9)),
+        (degrees: 54.0, step: (dx: 1, dy: -1), length: 2, travel: MotionBlur.Travel(x: -9, y: 9)),
+        (degrees: 78.0, step: (dx: 1, dy: 0), length: 4, travel: MotionBlur.Travel(x: -12, y: 0)),
+    ])
+    func aBlurAsShortAsTheModulesIsUndoneAlongTheMotion(way: (degrees: Double, step: (dx: Int, dy: Int), length: Int, travel: MotionBlur.Travel)) throws {
+        let decoder = try Decoders.make(DecoderConfig())
+        let code = Barcodes.turned(try ImageFile.read(path: Barcodes.qr("SHORT BLUR 1234", moduleSize: 5)), degrees: way.degrees, scale: 0.5)
+        let frame = Self.frame(code, length: way.length, step: way.step)
+        let unknown = try decoder.symbols(in: frame, viewport: .standard, pass: .moving, travel: nil)
+        let known = try decoder.symbols(in: frame, viewport: .standard, pass: .moving, travel: way.travel)
+        #expect(unknown.isEmpty && known.map(\.bytes) == [Array("SHORT BLUR 1234".utf8)], "\(way.degrees)°: \(unknown.count), \(known.count)")
+    }
+
+    /// A linear code's bars dip on its reading axis only: a Code 128 carried slowly down the
+    /// columns, whose bars' dip along the rows the motion could not have made, is given no
+    /// shortest blurs to undo (a slow swipe's frames reach the deblurring often), where a QR code
+    /// in the same motion is.
+    @Test func aSlowLinearSwipeIsNotGivenTheShortestBlurs() throws {
+        let viewport = Viewport.standard.pixels(in: Self.size)
+        let travel = MotionBlur.Travel(x: 0, y: 3)
+        let linear = Self.frame(try ImageFile.read(path: Barcodes.zint(.code128, "SLOW SWIPE 42")), length: 1, step: (1, 0))
+        let qr = Barcodes.turned(try ImageFile.read(path: Barcodes.qr("SLOW SWIPE 42", moduleSize: 5)), degrees: 20, scale: 0.5)
+        let matrix = Self.frame(qr, length: 1, step: (1, 0))
+        #expect(MotionBlur.undoable(in: linear, region: viewport, travel: travel).isEmpty)
+        #expect(MotionBlur.undoable(in: matrix, region: viewport, travel: travel).map(\.length) == [3, 4])
+    }
 }
