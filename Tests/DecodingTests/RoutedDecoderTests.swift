@@ -87,6 +87,26 @@ import Testing
         #expect(RoutedDecoder.agreed([dense], [], confirmed: true) == [dense])
     }
 
+    /// A code found on one line that another read on the same frame varies in a few characters is
+    /// not kept, wherever the two lie: the turned look read a Code 128 swiped past at 45° as
+    /// `55Z66E6OU5W` and `5&Z6(E6(U5W`, each on one line, its points at the code's two ends. Read
+    /// on most of its lines, the other read stands; a code of other text, or of few characters
+    /// alike, stands beside it.
+    @Test func aCodeFoundOnOneLineThatAnotherReadVariesIsDropped() {
+        func code128(_ text: String, x: Int, y: Int, lines: Int = 1, side: Int = 1) -> Symbol {
+            Symbol(
+                symbology: .code128, bytes: Array(text.utf8), corners: Corners(box: PixelRect(x: x, y: y, width: side, height: side), orientation: .up),
+                orientation: .up, quality: lines)
+        }
+        let right = code128("55Z66E6OU5W", x: 146, y: 330)
+        let wrong = code128("5&Z6(E6(U5W", x: 344, y: 139)
+        #expect(RoutedDecoder.uncontradicted([wrong, right]).isEmpty)
+        let dense = code128("55Z66E6OU5W", x: 20, y: 300, lines: 100, side: 120)
+        #expect(RoutedDecoder.uncontradicted([wrong, dense]) == [dense])
+        let other = code128("8XK2Q7MLB40", x: 344, y: 139)
+        #expect(RoutedDecoder.uncontradicted([other, right]).count == 2)
+    }
+
     /// A small EAN-13 that ZBar read one way and zxing-cpp another over it is kept by neither; the
     /// same read, a UPC-A read as its EAN-13, no read, a code elsewhere or a large code keep it.
     @Test func aSmallEANTheLibrariesReadTwoWaysIsDropped() {
@@ -123,10 +143,13 @@ import Testing
 
     /// A linear code the two libraries read two ways in one place is reported by neither: ZBar read
     /// a Code 128 as `(UUWE&B5MGP`, zxing-cpp as its `OUUWESB5MGP`, and a still image gave both. The
-    /// same text from both is one code; two codes apart, or a QR over it, stand.
+    /// same text from both is one code; two codes apart, each read on most of its lines, or a QR
+    /// over it, stand.
     @Test func aLinearCodeTheLibrariesReadTwoWaysIsReadByNeither() {
         func code128(_ text: String, x: Int = 200) -> Symbol {
-            Symbol(symbology: .code128, bytes: Array(text.utf8), corners: Corners(box: PixelRect(x: x, y: 200, width: 150, height: 40), orientation: .up))
+            Symbol(
+                symbology: .code128, bytes: Array(text.utf8), corners: Corners(box: PixelRect(x: x, y: 200, width: 150, height: 40), orientation: .up),
+                orientation: .up, quality: 30)
         }
         #expect(RoutedDecoder.merged([code128("(UUWE&B5MGP")], [code128("OUUWESB5MGP")]).isEmpty)
         #expect(RoutedDecoder.merged([code128("OUUWESB5MGP")], [code128("OUUWESB5MGP")]) == [code128("OUUWESB5MGP")])
