@@ -114,8 +114,9 @@ public struct MotionBlur: Sendable, Hashable {
     /// before (nil when not measured), in the order to try: the estimated ones that fit the travel
     /// (`fits`); none when it moved too little to blur (`Travel.tooShortToBlur`).
     ///
-    /// When the estimate saw dips at the same short lag on both axes, the blurs of `nearShortest` along
-    /// the direction nearest the scene's motion (`Travel.nearest`). A blur as long as a 2D code's
+    /// When the estimate saw dips at the same short lag on both axes (at most 4 px: a longer blur
+    /// along a diagonal dips further out, and the short ones do not undo it), the blurs of
+    /// `nearShortest` along the direction nearest the scene's motion (`Travel.nearest`). A blur as long as a 2D code's
     /// modules dips where the modules do, so the estimate cannot tell it from a still code: in the
     /// motion benchmark, QR codes of 2.5 px modules swiped at 1 viewport width a second, 30 fps,
     /// were smeared 2.9 px, and 5 of 20 passes were read on no frame, by ZBar, zxing-cpp or the
@@ -126,7 +127,7 @@ public struct MotionBlur: Sendable, Hashable {
         if let travel, travel.tooShortToBlur { return [] }
         let dips = dips(in: frame, region: region)
         let estimated = estimate(from: dips).filter { travel.map($0.fits) ?? true }
-        guard estimated.isEmpty, let travel, dips.count == 2, abs(dips[0].lag - dips[1].lag) < 2, dips.allSatisfy({ $0.lag <= nearShortest.last! })
+        guard estimated.isEmpty, let travel, dips.count == 2, abs(dips[0].lag - dips[1].lag) < 2, dips.allSatisfy({ $0.lag <= nearShortest.last ?? 0 })
         else { return estimated }
         let direction = travel.nearest
         let diagonal = direction.step.dx != 0 && direction.step.dy != 0
