@@ -147,9 +147,10 @@ public final class RoutedDecoder: Decoder {
     static func uncontradicted(_ read: [Symbol]) -> [Symbol] {
         read.filter { symbol in
             guard symbol.misreadsInPlace else { return true }
+            let sparse = isSparse(symbol)
             return !read.contains { other in
                 other.misreadsInPlace && (other.gtin13 ?? other.bytes) != (symbol.gtin13 ?? symbol.bytes)
-                    && (other.sharesPlace(with: symbol) || other.liesAlongside(symbol) || (isSparse(symbol) && isVariant(other, of: symbol)))
+                    && (other.sharesPlace(with: symbol) || other.liesAlongside(symbol) || (sparse && isVariant(other, of: symbol)))
             }
         }
     }

@@ -25,6 +25,9 @@ public struct MotionBlur: Sendable, Hashable {
 
         static let axes: [Direction] = [.across, .down]
 
+        /// Whether a step is √2 px, not 1.
+        var isDiagonal: Bool { step.dx != 0 && step.dy != 0 }
+
         var step: (dx: Int, dy: Int) {
             switch self {
             case .across: (1, 0)
@@ -116,8 +119,9 @@ public struct MotionBlur: Sendable, Hashable {
     ///
     /// When the estimate saw dips at the same short lag on both axes (at most 4 px: a longer blur
     /// along a diagonal dips further out, and the short ones do not undo it), the blurs of
-    /// `nearShortest` along the direction nearest the scene's motion (`Travel.nearest`). A blur as long as a 2D code's
-    /// modules dips where the modules do, so the estimate cannot tell it from a still code: in the
+    /// `nearShortest` along the direction nearest the scene's motion (`Travel.nearest`). A blur as
+    /// long as a 2D code's modules dips where the modules do, so the estimate cannot tell it from a
+    /// still code: in the
     /// motion benchmark, QR codes of 2.5 px modules swiped at 1 viewport width a second, 30 fps,
     /// were smeared 2.9 px, and 5 of 20 passes were read on no frame, by ZBar, zxing-cpp or the
     /// estimate's deblur (3 right to left, 2 diagonal). Each was read once undone along its motion
@@ -127,11 +131,9 @@ public struct MotionBlur: Sendable, Hashable {
         if let travel, travel.tooShortToBlur { return [] }
         let dips = dips(in: frame, region: region)
         let estimated = estimate(from: dips).filter { travel.map($0.fits) ?? true }
-        guard estimated.isEmpty, let travel, dips.count == 2, abs(dips[0].lag - dips[1].lag) < 2, dips.allSatisfy({ $0.lag <= nearShortest.last ?? 0 })
-        else { return estimated }
+        guard estimated.isEmpty, let travel, shareALag(dips), dips.allSatisfy({ $0.lag <= nearShortest.last ?? 0 }) else { return estimated }
         let direction = travel.nearest
-        let diagonal = direction.step.dx != 0 && direction.step.dy != 0
-        return nearShortest.map { MotionBlur(direction: direction, length: diagonal ? Int((Double($0) / 2.0.squareRoot()).rounded()) : $0) }
+        return nearShortest.map { MotionBlur(direction: direction, length: direction.isDiagonal ? Int((Double($0) / 2.0.squareRoot()).rounded()) : $0) }
             .filter { $0.fits(travel) }
     }
 
@@ -139,12 +141,13 @@ public struct MotionBlur: Sendable, Hashable {
     /// pixels (along a diagonal, the nearest whole steps: 2 and 3).
     static let nearShortest = [3, 4]
 
-    /// Per axis, the first dip of the autocorrelation (`estimate`): its lag, and a neighbouring
-    /// lag within a tenth of its depth.
-    private static func dips(in frame: Frame, region: PixelRect, longest: Int = 32, dip: Double = 0.08)
-        -> [(direction: Direction, lag: Int, second: Int?)]
-    {
-        var dips: [(direction: Direction, lag: Int, second: Int?)] = []
+    /// An axis's first dip of the autocorrelation (`estimate`): its lag, and a neighbouring lag
+    /// within a tenth of its depth.
+    private typealias Dip = (direction: Direction, lag: Int, second: Int?)
+
+    /// Per axis, its first dip.
+    private static func dips(in frame: Frame, region: PixelRect, longest: Int = 32, dip: Double = 0.08) -> [Dip] {
+        var dips: [Dip] = []
         for direction in Direction.axes {
             let r = autocorrelation(of: frame, in: region, along: direction, longest: longest)
             guard !r.isEmpty else { continue }
@@ -161,11 +164,17 @@ public struct MotionBlur: Sendable, Hashable {
         return dips
     }
 
-    private static func estimate(from dips: [(direction: Direction, lag: Int, second: Int?)]) -> [MotionBlur] {
-        let blurred: (direction: Direction, lag: Int, second: Int?)?
+    /// Whether both axes dip, at the same lag or neighbouring ones: a still 2D code, a diagonal
+    /// swipe, or a blur as long as the modules.
+    private static func shareALag(_ dips: [Dip]) -> Bool {
+        dips.count == 2 && abs(dips[0].lag - dips[1].lag) < 2
+    }
+
+    private static func estimate(from dips: [Dip]) -> [MotionBlur] {
+        let blurred: Dip?
         switch dips.count {
         case 1: blurred = dips[0]
-        case 2 where abs(dips[0].lag - dips[1].lag) >= 2: blurred = dips.max { $0.lag < $1.lag }
+        case 2 where !shareALag(dips): blurred = dips.max { $0.lag < $1.lag }
         default: blurred = nil
         }
         guard let blurred, blurred.lag >= shortest else { return [] }
@@ -222,7 +231,10 @@ public struct MotionBlur: Sendable, Hashable {
         let frameStep = dy * frame.stride + dx
         let pixelStep = dy * width + dx
         for (x, y) in starts {
-            let count = min(dx == 0 ? Int.max : width - x, dy > 0 ? height - y : dy < 0 ? y + 1 : Int.max)
+            // The pixels to the region's edge the line leaves by: its right one, or its bottom or top one.
+            let toRight = dx == 0 ? Int.max : width - x
+            let toEdge = dy == 0 ? Int.max : dy > 0 ? height - y : y + 1
+            let count = min(toRight, toEdge)
             let first = base + (region.y + y) * frame.stride + region.x + x
             let start = y * width + x
             line.solve((0..<count).map { Float(first[$0 * frameStep]) }, iterations: iterations)

@@ -9,6 +9,11 @@ import Testing
 @Suite struct RoutedDecoderTests {
     /// An EAN-13 or UPC-A as a library reports it, `width` px across (95 modules) at `x`, 40 px
     /// tall, found on `lines` scan lines.
+    /// A Code 128 found in `box` on `lines` scan lines.
+    static func code128(_ text: String, _ box: PixelRect, lines: Int) -> Symbol {
+        Symbol(symbology: .code128, bytes: Array(text.utf8), corners: Corners(box: box, orientation: .up), orientation: .up, quality: lines)
+    }
+
     static func ean(_ text: String, _ symbology: Symbology = .ean13, x: Int = 200, width: Int = 171, lines: Int = 30) -> Symbol {
         Symbol(
             symbology: symbology, bytes: Array(text.utf8), corners: Corners(box: PixelRect(x: x, y: 200, width: width, height: 40), orientation: .up),
@@ -65,9 +70,7 @@ import Testing
     /// looks, it gives way to another read of zxing-cpp's there.
     @Test func aLinearCodeReadOnFewLinesOfAMovingFrameNeedsZXingCpp() {
         func code128(_ text: String, lines: Int, width: Int = 272, height: Int = 70) -> Symbol {
-            Symbol(
-                symbology: .code128, bytes: Array(text.utf8), corners: Corners(box: PixelRect(x: 64, y: 208, width: width, height: height), orientation: .up),
-                orientation: .up, quality: lines)
+            Self.code128(text, PixelRect(x: 64, y: 208, width: width, height: height), lines: lines)
         }
         let sparse = code128("(UUWE&B5MGP", lines: 7)
         #expect(RoutedDecoder.isSparse(sparse))
@@ -94,9 +97,7 @@ import Testing
     /// alike, stands beside it.
     @Test func aCodeFoundOnOneLineThatAnotherReadVariesIsDropped() {
         func code128(_ text: String, x: Int, y: Int, lines: Int = 1, side: Int = 1) -> Symbol {
-            Symbol(
-                symbology: .code128, bytes: Array(text.utf8), corners: Corners(box: PixelRect(x: x, y: y, width: side, height: side), orientation: .up),
-                orientation: .up, quality: lines)
+            Self.code128(text, PixelRect(x: x, y: y, width: side, height: side), lines: lines)
         }
         let right = code128("55Z66E6OU5W", x: 146, y: 330)
         let wrong = code128("5&Z6(E6(U5W", x: 344, y: 139)
@@ -147,9 +148,7 @@ import Testing
     /// over it, stand.
     @Test func aLinearCodeTheLibrariesReadTwoWaysIsReadByNeither() {
         func code128(_ text: String, x: Int = 200) -> Symbol {
-            Symbol(
-                symbology: .code128, bytes: Array(text.utf8), corners: Corners(box: PixelRect(x: x, y: 200, width: 150, height: 40), orientation: .up),
-                orientation: .up, quality: 30)
+            Self.code128(text, PixelRect(x: x, y: 200, width: 150, height: 40), lines: 30)
         }
         #expect(RoutedDecoder.merged([code128("(UUWE&B5MGP")], [code128("OUUWESB5MGP")]).isEmpty)
         #expect(RoutedDecoder.merged([code128("OUUWESB5MGP")], [code128("OUUWESB5MGP")]) == [code128("OUUWESB5MGP")])
