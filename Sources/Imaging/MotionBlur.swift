@@ -118,27 +118,34 @@ public struct MotionBlur: Sendable, Hashable {
     /// (`fits`); none when it moved too little to blur (`Travel.tooShortToBlur`).
     ///
     /// When the estimate saw dips at the same short lag on both axes (at most 4 px: a longer blur
-    /// along a diagonal dips further out, and the short ones do not undo it), the blurs of
-    /// `nearShortest` along the direction nearest the scene's motion (`Travel.nearest`). A blur as
-    /// long as a 2D code's modules dips where the modules do, so the estimate cannot tell it from a
-    /// still code: in the
-    /// motion benchmark, QR codes of 2.5 px modules swiped at 1 viewport width a second, 30 fps,
-    /// were smeared 2.9 px, and 5 of 20 passes were read on no frame, by ZBar, zxing-cpp or the
-    /// estimate's deblur (3 right to left, 2 diagonal). Each was read once undone along its motion
-    /// (2026-11-28). A linear code's bars dip on its reading axis only, so a slow linear swipe,
-    /// whose frames reach this look often, is not given them.
+    /// along a diagonal dips further out, and the short ones do not undo it), the one blur of
+    /// `nearShortest` nearest the dip along the scene's motion, in the direction nearest it
+    /// (`Travel.nearest`). A blur as long as a 2D code's modules dips where the modules do, so the
+    /// estimate cannot tell it from a still code: in the motion benchmark, QR codes of 2.5 px
+    /// modules swiped at 1 viewport width a second, 30 fps, were smeared 2.9 px, and 5 of 20 passes
+    /// were read on no frame, by ZBar, zxing-cpp or the estimate's deblur (3 right to left, 2
+    /// diagonal). Each was read once undone along its motion (2026-11-28). A linear code's bars dip
+    /// on its reading axis only, so a slow linear swipe, whose frames reach this look often, is not
+    /// given them.
     public static func undoable(in frame: Frame, region: PixelRect, travel: Travel?) -> [MotionBlur] {
         if let travel, travel.tooShortToBlur { return [] }
         let dips = dips(in: frame, region: region)
         let estimated = estimate(from: dips).filter { travel.map($0.fits) ?? true }
         guard estimated.isEmpty, let travel, shareALag(dips), dips.allSatisfy({ $0.lag <= nearShortest.last ?? 0 }) else { return estimated }
+        // One length, the one nearest the dip along the motion (both axes' along a diagonal): each
+        // deconvolution and its looks cost as much again on every moving frame of a 2D code that
+        // reads nothing, and in the motion benchmark's replays the second length read no pass the
+        // first had not. A blur lengthens the dip along its way.
         let direction = travel.nearest
-        return nearShortest.map { MotionBlur(direction: direction, length: direction.isDiagonal ? Int((Double($0) / 2.0.squareRoot()).rounded()) : $0) }
-            .filter { $0.fits(travel) }
+        let along = dips.filter { direction.isDiagonal || $0.direction == direction }.map { Double($0.lag) }
+        let lag = along.reduce(0, +) / Double(max(along.count, 1))
+        guard let length = nearShortest.min(by: { abs(Double($0) - lag) < abs(Double($1) - lag) }) else { return [] }
+        let blur = MotionBlur(direction: direction, length: direction.isDiagonal ? Int((Double(length) / 2.0.squareRoot()).rounded()) : length)
+        return blur.fits(travel) ? [blur] : []
     }
 
-    /// The blurs tried along the scene's motion when the estimate sees a 2D code's modules only, in
-    /// pixels (along a diagonal, the nearest whole steps: 2 and 3).
+    /// The blurs one of which is tried along the scene's motion when the estimate sees a 2D code's
+    /// modules only, in pixels (along a diagonal, the nearest whole steps: 2 and 3).
     static let nearShortest = [3, 4]
 
     /// An axis's first dip of the autocorrelation (`estimate`): its lag, and a neighbouring lag

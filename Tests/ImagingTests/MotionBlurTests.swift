@@ -99,7 +99,7 @@ import Testing
     /// A linear code's bars dip on its reading axis only: a Code 128 carried slowly down the
     /// columns, whose bars' dip along the rows the motion could not have made, is given no
     /// shortest blurs to undo (a slow swipe's frames reach the deblurring often), where a QR code
-    /// in the same motion is.
+    /// in the same motion is given one: each length tried costs a deconvolution and two looks.
     @Test func aSlowLinearSwipeIsNotGivenTheShortestBlurs() throws {
         let viewport = Viewport.standard.pixels(in: Self.size)
         let travel = MotionBlur.Travel(x: 0, y: 3)
@@ -107,6 +107,6 @@ import Testing
         let qr = Barcodes.turned(try ImageFile.read(path: Barcodes.qr("SLOW SWIPE 42", moduleSize: 5)), degrees: 20, scale: 0.5)
         let matrix = Self.frame(qr, length: 1, step: (1, 0))
         #expect(MotionBlur.undoable(in: linear, region: viewport, travel: travel).isEmpty)
-        #expect(MotionBlur.undoable(in: matrix, region: viewport, travel: travel).map(\.length) == [3, 4])
+        #expect(MotionBlur.undoable(in: matrix, region: viewport, travel: travel).map(\.length).count == 1)
     }
 }
