@@ -217,13 +217,13 @@ public final class RoutedDecoder: Decoder {
             }
             // A linear code turned about 90° that only zxing-cpp reads (ZBar read none of a small
             // EAN-13's frames standing on end, in the motion benchmark): zxing-cpp along the columns.
-            // And along the rows of the frame's whole width, for the linear codes centred in the
-            // viewport: the motion benchmark's Code 128 of 2.3 px modules, 383 px wide against the
-            // viewport's 360, swiped upright at 1 viewport width a second, was read by zxing-cpp on
-            // every frame and by ZBar on none (its whole-frame look above samples every 4th line).
+            // On the whole frame, for the linear codes centred in the viewport: the motion
+            // benchmark's Code 128 of 2.3 px modules, 383 px wide against the viewport's 360, swiped
+            // upright at 1 viewport width a second, was read by zxing-cpp on every frame and by ZBar
+            // on none (its whole-frame look above samples every 4th line). The whole frame, not the
+            // viewport's rows: a code reaching into them from above is found on its rows inside.
             if let zxing {
-                let band = PixelRect(x: whole.x, y: region.y, width: whole.width, height: region.height)
-                let columns = try zxing.decode(frame, in: band, pass: .columns, linearCodes: true).filter { region.contains($0.corners.centre) }
+                let columns = try zxing.decode(frame, in: whole, pass: .columns, linearCodes: true).filter { region.contains($0.corners.centre) }
                 guard columns.isEmpty else { return columns }
             }
             // A linear code slanted 30 to 60°, which no row or column crosses whole: ZBar on the viewport turned 45°.

@@ -225,6 +225,24 @@ import Testing
         #expect(try decoder.symbols(in: above, viewport: .full, pass: .moving).map(\.bytes) == [Array(text.utf8)])
     }
 
+    /// A Code 128 of 2 px modules wider than the viewport, smeared 3 px along the rows by a swipe,
+    /// is read on a moving scene's frame by zxing-cpp along the rows of the frame's whole width,
+    /// where ZBar's whole-frame look reads nothing (the motion benchmark's upright Code 128 at
+    /// 1 viewport width a second).
+    @Test func aBlurredCodeWiderThanTheViewportIsReadInMotion() throws {
+        let text = "F6CXZ7GQSYABKM"
+        let image = try ImageFile.read(path: Barcodes.zint(.code128, text, scale: 1))
+        let size = Size(width: 640, height: 480)
+        let viewport = Viewport.standard.pixels(in: size)
+        try #require(image.width > viewport.width, "\(image.width) px")
+        let frame = Barcodes.motionBlurred(Barcodes.centred(image, in: size, background: 150), length: 3)
+        let whole = try #require(try RoutedDecoder.wholeFrameLook(DecoderConfig()))
+        #expect(try whole.decode(frame, in: PixelRect(x: 0, y: 0, width: size.width, height: size.height), secondLooks: false).isEmpty)
+        let decoder = try RoutedDecoder(config: DecoderConfig(), fallback: true, everything: true)
+        let found = try decoder.symbols(in: frame, viewport: .standard, pass: .moving)
+        #expect(found.map(\.bytes) == [Array(text.utf8)], "\(found)")
+    }
+
     /// A small EAN-13 with short bars (0.3 of its width), swiped past slanted 36°, 54° or 144°, is
     /// read on a moving scene's frame by ZBar on the viewport turned 45°, where no row or column of
     /// the frame crosses it whole; a small EAN-13 still (its box's extents, not the slanted box's).
