@@ -7,13 +7,13 @@ import Testing
 @testable import Decoding
 
 @Suite struct RoutedDecoderTests {
-    /// An EAN-13 or UPC-A as a library reports it, `width` px across (95 modules) at `x`, 40 px
-    /// tall, found on `lines` scan lines.
     /// A Code 128 found in `box` on `lines` scan lines.
     static func code128(_ text: String, _ box: PixelRect, lines: Int) -> Symbol {
         Symbol(symbology: .code128, bytes: Array(text.utf8), corners: Corners(box: box, orientation: .up), orientation: .up, quality: lines)
     }
 
+    /// An EAN-13 or UPC-A as a library reports it, `width` px across (95 modules) at `x`, 40 px
+    /// tall, found on `lines` scan lines.
     static func ean(_ text: String, _ symbology: Symbology = .ean13, x: Int = 200, width: Int = 171, lines: Int = 30) -> Symbol {
         Symbol(
             symbology: symbology, bytes: Array(text.utf8), corners: Corners(box: PixelRect(x: x, y: 200, width: width, height: 40), orientation: .up),
