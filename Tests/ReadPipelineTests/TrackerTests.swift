@@ -270,6 +270,25 @@ import Testing
         #expect(tracker.update(with: [upce(376)], at: 1.23).new.count == 1)
     }
 
+    /// An EAN-8 read on lines beside those that read a slanted UPC-A, on the frames that read both,
+    /// is part of its bars: the motion benchmark's UPC-A `096334609163` turned 342° gave the EAN-8
+    /// `63346091` (67 of its modules) on lines 7 px from the UPC-A's, their boxes apart. It is
+    /// not confirmed while read with it. An EAN-8 past the UPC-A's end, and an ITF-14 (longer than
+    /// a UPC-A) along it, are other codes: confirmed on their second frame.
+    @Test func aShortCodeReadAlongALongOneIsPartOfIt() {
+        func code(_ text: String, _ symbology: Symbology, _ box: PixelRect) -> Symbol {
+            Symbol(symbology: symbology, bytes: Array(text.utf8), corners: Corners(box: box, orientation: .up))
+        }
+        let upca = code("096334609163", .upca, PixelRect(x: 63, y: 237, width: 230, height: 6))
+        func reads(with other: Symbol) -> [Symbology] {
+            var tracker = Self.tracker()
+            return (0..<3).flatMap { frame in tracker.update(with: [other, upca], at: Double(frame) / 30).new.map(\.symbology) }
+        }
+        #expect(reads(with: code("63346091", .ean8, PixelRect(x: 91, y: 228, width: 165, height: 3))) == [.upca])
+        #expect(reads(with: code("63346091", .ean8, PixelRect(x: 320, y: 228, width: 165, height: 3))) == [.upca, .ean8], "past its end")
+        #expect(reads(with: code("15400141288763", .itf, PixelRect(x: 40, y: 228, width: 260, height: 3))) == [.upca, .itf], "longer")
+    }
+
     /// ZBar decodes each half of an EAN-13 on its own, and a code it reads wrong keeps one half: an
     /// EAN-13 or UPC-A in the place of one with a half the same is a misread while that one is in
     /// view (the motion benchmark's UPC-A `172598935535` turned 90°, read as `4137739935535` 0.29 s
