@@ -272,7 +272,7 @@ public final class RoutedDecoder: Decoder {
     /// edge or one the deblurring sharpened, and ZBar read one such wrong on 12 frames (UPC-A
     /// `852323109911` turned 342° as the EAN-13 `6811423109911`, in the motion benchmark): it stands
     /// only when zxing-cpp read the same there. So does any code found there on one scan line
-    /// (`isOneLine`). `profiled`: the looks that found them checked their profiles already.
+    /// (`Symbol.isOneLine`). `profiled`: the looks that found them checked their profiles already.
     /// `moving`: a moving frame's first passes, where a linear code ZBar found on few lines
     /// (`isSparse`) stands only when zxing-cpp read the same there; with `confirmed`, no linear
     /// code stands over which zxing-cpp read another of its symbology.
@@ -293,15 +293,6 @@ public final class RoutedDecoder: Decoder {
             kept.append(symbol)
         }
         return kept
-    }
-
-    /// Whether ZBar found `symbol` on one scan line only: it gives a point for each line that read
-    /// it, and this box is one point. One line of the whole-frame look across an EAN-13 turned 54°
-    /// gave the DataBar `0186517239475450`, and one line across an EAN-13 half out of the viewport
-    /// gave the UPC-E `02201788` (the motion benchmark: on two frames, so its confirmation held).
-    static func isOneLine(_ symbol: Symbol) -> Bool {
-        let box = symbol.corners.bounds
-        return box.width <= 1 && box.height <= 1
     }
 
     /// Whether `symbol` is an EAN-13 or UPC-A (95 modules across) drawn at under 3 px a module.
@@ -348,7 +339,7 @@ public final class RoutedDecoder: Decoder {
             {
                 return false
             }
-            if (confirmed && isOneLine(symbol) && !isSmallEAN(symbol)) || (moving && isSparse(symbol)) {
+            if (confirmed && symbol.isOneLine && !isSmallEAN(symbol)) || (moving && isSparse(symbol)) {
                 return zxingFound.contains { $0.symbology == symbol.symbology && $0.bytes == symbol.bytes && $0.sharesPlace(with: symbol) }
             }
             guard isSmallEAN(symbol) else { return true }
@@ -364,7 +355,7 @@ public final class RoutedDecoder: Decoder {
     /// to 90 its box spanned: two characters wrong whose weights cancel in the mod-103 check.
     /// zxing-cpp read it right on each frame, but did not look while ZBar had found a code.
     static func isSparse(_ symbol: Symbol) -> Bool {
-        symbol.misreadsInPlace && !isSmallEAN(symbol) && (isOneLine(symbol) || isFewLines(symbol))
+        symbol.misreadsInPlace && !isSmallEAN(symbol) && (symbol.isOneLine || isFewLines(symbol))
     }
 
     /// The symbologies of 95-module codes whose digits are a GTIN-13 (UPC-A with a leading 0).

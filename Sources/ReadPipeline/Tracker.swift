@@ -9,9 +9,9 @@ import Imaging
 ///
 /// A code of a symbology with no check digit that a moving or partly hidden code can give by mistake
 /// (`TrackingConfig.confirm`: ITF, Codabar, Code 39, and UPC-E and EAN-8), or a linear code of a
-/// few characters (`confirmBelow`), is reported only once a second decoded frame read it too, as
-/// commercial scanners read such codes twice ("redundancy"); until then it is unconfirmed and not
-/// in view.
+/// few characters (`confirmBelow`) or found on one scan line, is reported only once a second
+/// decoded frame read it too, as commercial scanners read such codes twice ("redundancy"); until
+/// then it is unconfirmed and not in view.
 ///
 /// When two libraries take frames in turn (looks), a code counts as in view while the latest frame
 /// of any look saw it: a code only ZBar reads is not lost on the frames zxing-cpp decodes.
@@ -322,8 +322,12 @@ public struct Tracker: Sendable {
             tracks = tracks.filter { !($0.value.unconfirmed && overruled($0.value.symbol, in: symbols)) }
         }
         for (symbol, key) in zip(symbols, keys) {
-            if tracks[key] == nil, let track = lost.removeValue(forKey: key), track.continues(to: symbol, at: time, sceneNow: sceneVelocity) {
-                // Lost while moving, and found again where it was heading: the same pass.
+            if tracks[key] == nil, let track = lost.removeValue(forKey: key),
+                (track.unconfirmed && track.moving) || track.continues(to: symbol, at: time, sceneNow: sceneVelocity)
+            {
+                // Lost while moving, and found again where it was heading: the same pass. One that
+                // waits for a second frame, seen while the scene moved, is confirmed by this one
+                // wherever it lies: a slow swipe's code read on one line now and then, 0.63 s apart.
                 tracks[key] = track
             }
             if tracks[key] == nil, config.misreadSeconds > 0,
@@ -451,7 +455,9 @@ public struct TrackingConfig: Sendable, Hashable {
     /// A code in view is reported again after this long; 0 means never while it stays in view.
     public var sameCodeTimeoutSeconds = 0.0
     /// A moving code out of view for longer than `absenceSeconds` and read again within this many
-    /// seconds more, where its motion would have taken it, is the same pass; 0 turns that off.
+    /// seconds more, where its motion would have taken it, is the same pass, and a code waiting for
+    /// a second frame (`needsSecondFrame`), seen while the scene moved, is confirmed by a read
+    /// within them; 0 turns that off.
     public var continuationSeconds = 1.5
     /// Another linear code found in the place of a linear code found on two frames, the last within
     /// this many seconds, is a misread of it; 0 turns that off.
@@ -467,9 +473,15 @@ public struct TrackingConfig: Sendable, Hashable {
     /// 0 turns this off.
     public var confirmBelow = 4
 
-    /// Whether `symbol` is reported only once a second decoded frame read it (`confirm`, `confirmBelow`).
+    /// Whether `symbol` is reported only once a second decoded frame read it (`confirm`, `confirmBelow`),
+    /// or is a linear code found on one scan line (`Symbol.isOneLine`). Two wrong characters of a
+    /// Code 128 can cancel in its mod-103 check, and one line gives no other line to outvote them:
+    /// the turned look, whose reads zxing-cpp cannot confirm, read the motion benchmark's
+    /// `DHXZKOVAL6MZ` swiped diagonally at 0.5 viewport widths a second as `DHXZKOVA%6M*` on one
+    /// line of one frame, and as itself on single lines of 9 others. A code read on one line now and
+    /// then is read so on another frame too.
     public func needsSecondFrame(_ symbol: Symbol) -> Bool {
-        confirm.contains(symbol.symbology) || (symbol.misreadsInPlace && symbol.bytes.count < confirmBelow)
+        confirm.contains(symbol.symbology) || (symbol.misreadsInPlace && (symbol.bytes.count < confirmBelow || symbol.isOneLine))
     }
 
     /// ITF, Codabar and Code 39: no check digit is part of the symbology. UPC-E and EAN-8: 8 digits,

@@ -52,13 +52,13 @@ import Testing
                 corners: Corners(box: PixelRect(x: x, y: 214, width: width, height: height), orientation: .down), orientation: .down, quality: 4)
         }
         let point = databar(x: 267)
-        #expect(RoutedDecoder.isOneLine(point))
+        #expect(point.isOneLine)
         #expect(RoutedDecoder.agreed([point], [], confirmed: true).isEmpty)
         #expect(RoutedDecoder.agreed([point], [databar(x: 420, width: 90, height: 30)], confirmed: true).isEmpty, "zxing-cpp's read elsewhere")
         #expect(RoutedDecoder.agreed([point], [databar(x: 230, width: 90, height: 30)], confirmed: true) == [point])
         #expect(RoutedDecoder.agreed([point], []) == [point], "a first pass's read")
         let lines = databar(x: 230, width: 90, height: 30)
-        #expect(!RoutedDecoder.isOneLine(lines))
+        #expect(!lines.isOneLine)
         #expect(RoutedDecoder.agreed([lines], [], confirmed: true) == [lines])
     }
 
