@@ -225,7 +225,7 @@ public struct MotionBlur: Sendable, Hashable {
         let height = region.height
         var pixels = [UInt8](repeating: 0, count: width * height)
         let base = frame.storage.base.assumingMemoryBound(to: UInt8.self)
-        var line = LineSolver(length: length, smoothing: smoothing)
+        var solver = LineSolver(length: length, smoothing: smoothing)
         // Each line along the direction: its first pixel in the region, and how many it crosses.
         let (dx, dy) = direction.step
         let starts: [(x: Int, y: Int)]
@@ -237,73 +237,99 @@ public struct MotionBlur: Sendable, Hashable {
         }
         let frameStep = dy * frame.stride + dx
         let pixelStep = dy * width + dx
-        for (x, y) in starts {
-            // The pixels to the region's edge the line leaves by: its right one, or its bottom or top one.
-            let toRight = dx == 0 ? Int.max : width - x
-            let toEdge = dy == 0 ? Int.max : dy > 0 ? height - y : y + 1
-            let count = min(toRight, toEdge)
-            let first = base + (region.y + y) * frame.stride + region.x + x
-            let start = y * width + x
-            line.solve((0..<count).map { Float(first[$0 * frameStep]) }, iterations: iterations)
-            for (offset, value) in line.solution.enumerated() { pixels[start + offset * pixelStep] = UInt8(max(0, min(255, value.rounded()))) }
+        // The pixels to the region's edge each line leaves by: its right one, or its bottom or top one.
+        let lines = starts.map { start in
+            (start: start, count: min(dx == 0 ? Int.max : width - start.x, dy == 0 ? Int.max : dy > 0 ? height - start.y : start.y + 1))
+        }
+        // Lines of one length go through the solver together, a lane each; a batch short of lanes
+        // repeats its last line.
+        for sameLength in Dictionary(grouping: lines, by: \.count).values {
+            for first in stride(from: 0, to: sameLength.count, by: LineSolver.Lanes.scalarCount) {
+                let batch = (0..<LineSolver.Lanes.scalarCount).map { sameLength[min(first + $0, sameLength.count - 1)].start }
+                let count = sameLength[first].count
+                let firsts = batch.map { base + (region.y + $0.y) * frame.stride + region.x + $0.x }
+                solver.solve(
+                    (0..<count).map { offset in
+                        var lanes = LineSolver.Lanes()
+                        for lane in 0..<lanes.scalarCount { lanes[lane] = Float(firsts[lane][offset * frameStep]) }
+                        return lanes
+                    },
+                    iterations: iterations)
+                for (lane, start) in batch.enumerated() {
+                    let origin = start.y * width + start.x
+                    for (offset, value) in solver.solution.enumerated() {
+                        pixels[origin + offset * pixelStep] = UInt8(max(0, min(255, value[lane].rounded())))
+                    }
+                }
+            }
         }
         return Frame(width: width, height: height, pixels: pixels, timestamp: frame.timestamp, sequence: frame.sequence)
     }
 }
 
-/// One line's deconvolution: box ∗ u = b with λ‖∇u‖², by conjugate gradients on the normal
-/// equations (boxᵀbox + λ∇ᵀ∇) u = boxᵀ b.
+/// Lines' deconvolutions, one line per SIMD lane: box ∗ u = b with λ‖∇u‖², by conjugate gradients
+/// on the normal equations (boxᵀbox + λ∇ᵀ∇) u = boxᵀ b. Each lane does its own line's arithmetic
+/// in the order one line alone would, and stops where that line would, so a frame deblurred comes
+/// out the same to the bit. Eight lines at once deblurred the default 360×360 viewport along its
+/// rows or columns in 5.5 ms instead of 16 one by one, the most of a moving frame's looks (the
+/// motion benchmark's passes replayed by `decode-bench stream`); a diagonal's lines pair up by
+/// length only, so it gains little.
 struct LineSolver {
+    typealias Lanes = SIMD8<Float>
     let length: Int
     let smoothing: Float
-    private(set) var solution: [Float] = []
+    private(set) var solution: [Lanes] = []
 
     init(length: Int, smoothing: Float) {
         self.length = max(1, length)
         self.smoothing = smoothing
     }
 
-    mutating func solve(_ blurred: [Float], iterations: Int) {
+    mutating func solve(_ blurred: [Lanes], iterations: Int) {
         let n = blurred.count
-        let mean = blurred.reduce(0, +) / Float(n)
+        let mean = blurred.reduce(Lanes(), +) / Lanes(repeating: Float(n))
         let b = blurred.map { $0 - mean }
-        var prefix = [Float](repeating: 0, count: n + 2 * length + 1)
-        var blurredBuffer = [Float](repeating: 0, count: n)
+        var prefix = [Lanes](repeating: Lanes(), count: n + 2 * length + 1)
+        var blurredBuffer = [Lanes](repeating: Lanes(), count: n)
         var x = b
-        var product = [Float](repeating: 0, count: n)
-        var residual = [Float](repeating: 0, count: n)
+        var product = [Lanes](repeating: Lanes(), count: n)
+        var residual = [Lanes](repeating: Lanes(), count: n)
         // r = Aᵀb − N x
         Self.box(b, into: &residual, length: length, adjoint: true, prefix: &prefix)
         normal(x, into: &product, blurred: &blurredBuffer, prefix: &prefix)
         for i in 0..<n { residual[i] -= product[i] }
         var direction = residual
         var squared = Self.dot(residual, residual)
-        for _ in 0..<iterations where squared > 1e-6 {
+        // The lanes still iterating: a line stops once its residual is small or its curvature vanishes.
+        var going = squared .> 1e-6
+        for _ in 0..<iterations {
+            guard any(going) else { break }
             normal(direction, into: &product, blurred: &blurredBuffer, prefix: &prefix)
             let curvature = Self.dot(direction, product)
-            guard curvature > 1e-12 else { break }
+            going .&= curvature .> 1e-12
             let alpha = squared / curvature
             for i in 0..<n {
-                x[i] += alpha * direction[i]
-                residual[i] -= alpha * product[i]
+                x[i].replace(with: x[i] + alpha * direction[i], where: going)
+                residual[i].replace(with: residual[i] - alpha * product[i], where: going)
             }
             let next = Self.dot(residual, residual)
             let beta = next / squared
-            for i in 0..<n { direction[i] = residual[i] + beta * direction[i] }
-            squared = next
+            for i in 0..<n { direction[i].replace(with: residual[i] + beta * direction[i], where: going) }
+            squared.replace(with: next, where: going)
+            going .&= squared .> 1e-6
         }
         for i in 0..<n { x[i] += mean }
         solution = x
     }
 
     /// N u = Aᵀ A u + λ ∇ᵀ ∇ u.
-    private func normal(_ u: [Float], into out: inout [Float], blurred: inout [Float], prefix: inout [Float]) {
+    private func normal(_ u: [Lanes], into out: inout [Lanes], blurred: inout [Lanes], prefix: inout [Lanes]) {
         Self.box(u, into: &blurred, length: length, adjoint: false, prefix: &prefix)
         Self.box(blurred, into: &out, length: length, adjoint: true, prefix: &prefix)
         // ∇u: forward differences, 0 at the end; ∇ᵀr at i is r(i − 1) − r(i), r(−1) = 0.
-        var previous: Float = 0
+        var previous = Lanes()
         for i in 0..<u.count {
-            let gradient = i + 1 < u.count ? u[i + 1] - u[i] : 0
+            let gradient = i + 1 < u.count ? u[i + 1] - u[i] : Lanes()
             out[i] += smoothing * (previous - gradient)
             previous = gradient
         }
@@ -311,10 +337,10 @@ struct LineSolver {
 
     /// The centred box mean of `u` (or its adjoint) over `length` values, the line's ends repeated
     /// beyond it. `prefix` holds the running sums of the line extended by `length` each side.
-    private static func box(_ u: [Float], into out: inout [Float], length k: Int, adjoint: Bool, prefix: inout [Float]) {
+    private static func box(_ u: [Lanes], into out: inout [Lanes], length k: Int, adjoint: Bool, prefix: inout [Lanes]) {
         let n = u.count
         let low = k / 2
-        var sum: Float = 0
+        var sum = Lanes()
         for j in 0..<(n + 2 * k) {
             sum += u[min(max(j - k, 0), n - 1)]
             prefix[j + 1] = sum
@@ -325,8 +351,8 @@ struct LineSolver {
         for x in 0..<n { out[x] = (prefix[x + shift + k] - prefix[x + shift]) * scale }
     }
 
-    private static func dot(_ a: [Float], _ b: [Float]) -> Float {
-        var sum: Float = 0
+    private static func dot(_ a: [Lanes], _ b: [Lanes]) -> Lanes {
+        var sum = Lanes()
         for i in 0..<a.count { sum += a[i] * b[i] }
         return sum
     }

@@ -62,6 +62,34 @@ import Testing
         }
     }
 
+    /// Each line is undone on its own, whichever lines share the solver's lanes with it and
+    /// however soon they stop: rows moved down the frame, among them flat ones that stop at
+    /// once, come out moved and otherwise the same.
+    @Test(arguments: [MotionBlur.Direction.across, .down])
+    func eachLineIsUndoneOnItsOwn(direction: MotionBlur.Direction) {
+        var generator = SeededGenerator(seed: 3)
+        let (width, height, shift) = (53, 37, 5)
+        let noise = (0..<(width * height)).map { $0 / width % 7 == 0 ? 90 : UInt8.random(in: 0...255, using: &generator) }
+        // Along the columns, the same with the frame's rows and columns swapped.
+        func frame(_ pixels: [UInt8]) -> Frame {
+            direction == .across
+                ? Frame(width: width, height: height, pixels: pixels)
+                : Frame(width: height, height: width, pixels: (0..<(width * height)).map { pixels[($0 % height) * width + $0 / height] })
+        }
+        let moved = (0..<(width * height)).map { noise[($0 / width + shift) % height * width + $0 % width] }
+        let blur = MotionBlur(direction: direction, length: 5)
+        let (original, shifted) = (frame(noise), frame(moved))
+        let deblurred = blur.deblurred(original, region: original.whole)
+        let deblurredMoved = blur.deblurred(shifted, region: shifted.whole)
+        let differing = (0..<(width * height)).count { index in
+            let (x, y) = (index % width, index / width)
+            let movedY = (y + shift) % height
+            return direction == .across
+                ? deblurredMoved[x, y] != deblurred[x, movedY] : deblurredMoved[y, x] != deblurred[movedY, x]
+        }
+        #expect(differing == 0)
+    }
+
     /// A moving frame's blur is undone only where the scene moved far enough to make it: an
     /// exposure lasts a frame's interval at most, and the scene's motion is measured at a third of
     /// its speed at worst. A QR code smeared 12 px along the rows is read by the moving look when
