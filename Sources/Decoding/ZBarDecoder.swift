@@ -23,6 +23,8 @@ public final class ZBarDecoder: Decoder {
     private let turned: Bool
     /// ZBar scans every `lineSpacing`th row and column.
     private let lineSpacing: Int32
+    /// Whether ZBar scans the rows, the columns, or both.
+    private let lines: Lines
     /// Whether ZBar's own inverted rescan is switched on now.
     private var invertedOn = false
     /// The half-size copy of the viewport for the second-scale pass, reused from frame to frame.
@@ -36,13 +38,15 @@ public final class ZBarDecoder: Decoder {
     public static let supported: Set<Symbology> = Set(symbolTypes.keys)
 
     /// A decoder for the enabled symbologies and their length limits, scanning every
-    /// `lineSpacing`th row and column (ZBar's density: 1, every one, is its default).
-    public init(config: DecoderConfig, lineSpacing: Int = 1) throws(DecoderError) {
+    /// `lineSpacing`th row and column (ZBar's density: 1, every one, is its default), or only
+    /// the rows or the columns (`lines`).
+    public init(config: DecoderConfig, lineSpacing: Int = 1, lines: Lines = .both) throws(DecoderError) {
         if let refusal = DecoderEngine.zbar.refusal(for: config.symbologies) { throw DecoderError(refusal) }
         symbologies = config.symbologies
         lengths = config.lengths
         self.lineSpacing = Int32(lineSpacing)
-        (scanner, image) = try Self.makeScanner(symbologies: symbologies, lengths: lengths, lineSpacing: self.lineSpacing)
+        self.lines = lines
+        (scanner, image) = try Self.makeScanner(symbologies: symbologies, lengths: lengths, lineSpacing: self.lineSpacing, lines: lines)
         inverted = config.preprocessing.contains(.inverted)
         secondScale = config.preprocessing.contains(.secondScale)
         turned = config.preprocessing.contains(.turned)
@@ -53,8 +57,13 @@ public final class ZBarDecoder: Decoder {
         zbar_image_scanner_destroy(scanner)
     }
 
+    /// The lines of a frame ZBar scans: its rows, its columns, or both.
+    public enum Lines: Sendable {
+        case rows, columns, both
+    }
+
     private static func makeScanner(
-        symbologies: Set<Symbology>, lengths: [Symbology: LengthLimit], lineSpacing: Int32
+        symbologies: Set<Symbology>, lengths: [Symbology: LengthLimit], lineSpacing: Int32, lines: Lines
     ) throws(DecoderError) -> (OpaquePointer, OpaquePointer) {
         guard let scanner = zbar_image_scanner_create() else { throw DecoderError("libzbar could not allocate a scanner") }
         guard let image = zbar_image_create() else {
@@ -74,9 +83,10 @@ public final class ZBarDecoder: Decoder {
                 if let max = limit.max { zbar_image_scanner_set_config(scanner, type, ZBAR_CFG_MAX_LEN, Int32(max)) }
             }
         }
-        if lineSpacing != 1 {
-            zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, lineSpacing)
-            zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, lineSpacing)
+        // ZBar's X density spaces the columns it scans, its Y density the rows; 0 scans none.
+        if lineSpacing != 1 || lines != .both {
+            zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, lines == .rows ? 0 : lineSpacing)
+            zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, lines == .columns ? 0 : lineSpacing)
         }
         // Binary mode keeps QR bytes as they are: ZBar's charset guessing would re-encode them.
         zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_BINARY, 1)
@@ -87,7 +97,9 @@ public final class ZBarDecoder: Decoder {
     /// ones, and every symbol libzbar kept for them, are freed. Keeps the old pair if a new one
     /// cannot be made.
     private func renew() {
-        guard let (newScanner, newImage) = try? Self.makeScanner(symbologies: symbologies, lengths: lengths, lineSpacing: lineSpacing) else { return }
+        guard let (newScanner, newImage) = try? Self.makeScanner(symbologies: symbologies, lengths: lengths, lineSpacing: lineSpacing, lines: lines) else {
+            return
+        }
         zbar_image_destroy(image)
         zbar_image_scanner_destroy(scanner)
         (scanner, image) = (newScanner, newImage)

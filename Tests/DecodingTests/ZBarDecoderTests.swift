@@ -236,6 +236,22 @@ import Testing
         #expect(fourth.quality * 4 > every.quality * 3 && fourth.quality * 3 < every.quality * 4, "\(fourth.quality) against \(every.quality)")
     }
 
+    /// A decoder of the rows only reads a code whose bars stand across them and not one on its
+    /// side, and a decoder of the columns only the other way round (the moving look's for a frame
+    /// deblurred along one axis).
+    @Test func oneAxisDecodersReadAcrossTheirLinesOnly() throws {
+        let upright = try ImageFile.read(path: Barcodes.zint(.code128, "AXIS-0123"))
+        let onItsSide = Barcodes.turned(upright, degrees: 90, scale: 1)
+        var config = DecoderConfig()
+        config.symbologies = [.code128]
+        let rows = try ZBarDecoder(config: config, lines: .rows)
+        let columns = try ZBarDecoder(config: config, lines: .columns)
+        #expect(try rows.symbols(in: upright, viewport: .full).map(\.bytes) == [Array("AXIS-0123".utf8)])
+        #expect(try rows.symbols(in: onItsSide, viewport: .full).isEmpty)
+        #expect(try columns.symbols(in: onItsSide, viewport: .full).map(\.bytes) == [Array("AXIS-0123".utf8)])
+        #expect(try columns.symbols(in: upright, viewport: .full).isEmpty)
+    }
+
     @Test func lengthLimitsRejectShortReads() throws {
         var config = DecoderConfig()
         config.symbologies = [.code39]
