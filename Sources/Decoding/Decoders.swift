@@ -56,11 +56,8 @@ public final class RoutedDecoder: Decoder {
         zbar = zbarConfig.symbologies.isEmpty ? nil : try ZBarDecoder(config: zbarConfig)
         wideZBar = try Self.wholeFrameLook(config)
         zxing = zxingConfig.symbologies.isEmpty ? nil : try ZXingDecoder(config: zxingConfig)
-        var linear = zbarConfig
-        linear.symbologies.remove(.qr)
-        linear.preprocessing = []
-        alongRows = linear.symbologies.isEmpty ? nil : try ZBarDecoder(config: linear, lines: .rows)
-        alongColumns = linear.symbologies.isEmpty ? nil : try ZBarDecoder(config: linear, lines: .columns)
+        alongRows = try Self.linearLook(config, lines: .rows)
+        alongColumns = try Self.linearLook(config, lines: .columns)
         self.fallback = fallback
         self.everything = everything
         deblur = config.preprocessing.contains(.deblur)
@@ -73,10 +70,16 @@ public final class RoutedDecoder: Decoder {
     /// The moving scene's look at the whole frame for `config`: ZBar for its linear codes, without
     /// preprocessing, on every 4th line; nil when ZBar reads none of them.
     public static func wholeFrameLook(_ config: DecoderConfig) throws(DecoderError) -> ZBarDecoder? {
-        var wide = config
-        wide.symbologies = config.symbologies.intersection(ZBarDecoder.supported).subtracting([.qr])
-        wide.preprocessing = []
-        return wide.symbologies.isEmpty ? nil : try ZBarDecoder(config: wide, lineSpacing: 4)
+        try linearLook(config, lineSpacing: 4)
+    }
+
+    /// ZBar for `config`'s linear codes, without preprocessing, on every `lineSpacing`th of the
+    /// `lines`; nil when ZBar reads none of them.
+    private static func linearLook(_ config: DecoderConfig, lineSpacing: Int = 1, lines: ZBarDecoder.Lines = .both) throws(DecoderError) -> ZBarDecoder? {
+        var linear = config
+        linear.symbologies = config.symbologies.intersection(ZBarDecoder.supported).subtracting([.qr])
+        linear.preprocessing = []
+        return linear.symbologies.isEmpty ? nil : try ZBarDecoder(config: linear, lineSpacing: lineSpacing, lines: lines)
     }
 
     public func decode(_ frame: Frame, in region: PixelRect, secondLooks: Bool) throws(DecoderError) -> [Symbol] {

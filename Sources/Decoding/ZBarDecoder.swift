@@ -84,10 +84,8 @@ public final class ZBarDecoder: Decoder {
             }
         }
         // ZBar's X density spaces the columns it scans, its Y density the rows; 0 scans none.
-        if lineSpacing != 1 || lines != .both {
-            zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, lines == .rows ? 0 : lineSpacing)
-            zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, lines == .columns ? 0 : lineSpacing)
-        }
+        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_X_DENSITY, lines == .rows ? 0 : lineSpacing)
+        zbar_image_scanner_set_config(scanner, ZBAR_NONE, ZBAR_CFG_Y_DENSITY, lines == .columns ? 0 : lineSpacing)
         // Binary mode keeps QR bytes as they are: ZBar's charset guessing would re-encode them.
         zbar_image_scanner_set_config(scanner, ZBAR_QRCODE, ZBAR_CFG_BINARY, 1)
         return (scanner, image)
