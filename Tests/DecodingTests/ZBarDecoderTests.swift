@@ -322,6 +322,23 @@ import Testing
         }
     }
 
+    /// An EAN-13 of 1.8 px modules turned 72° and smeared 8 px along the rows, as a swipe leaves
+    /// it (2.5 px, 1.4 modules, across its bars): ZBar reads it on its columns, and its bar profile,
+    /// which keeps the smear across the bars, reads the same once undone (`profileAgrees`). A GTIN
+    /// the code does not hold finds no agreement; the turned look's misread of a smeared UPC-A
+    /// finds none either (PreprocessingTests).
+    @Test func aSmallEANSmearedAcrossItsBarsAgreesWithItsProfileUndone() throws {
+        let ean = try ImageFile.read(path: Barcodes.zint(.ean13, "685126887812", scale: 1, extra: ["--notext", "--height=25"]))
+        let turned = Barcodes.centred(Barcodes.turned(ean, degrees: 72, scale: 0.9), in: Size(width: 640, height: 480), background: 150)
+        let frame = Barcodes.motionBlurred(turned, length: 8)
+        let read = try decoder.decode(frame, in: frame.whole, secondLooks: false)
+        let symbol = try #require(read.first { $0.gtin13 == Array("6851268878122".utf8) }, "\(read.map { String(decoding: $0.bytes, as: UTF8.self) })")
+        #expect(try decoder.profileAgrees(with: symbol, in: frame))
+        var other = symbol
+        other.bytes = Array("6851268878139".utf8)
+        #expect(try !decoder.profileAgrees(with: other, in: frame))
+    }
+
     /// An EAN-13 and a UPC-A of two GTINs in one place are one code read two ways, as two texts of
     /// one symbology are: the turned look read a UPC-A smeared across its bars as the UPC-A and as
     /// the EAN-13 `5488428161711` on one frame. Neither stands unless read on twice the other's
