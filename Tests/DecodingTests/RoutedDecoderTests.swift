@@ -260,6 +260,25 @@ import Testing
         #expect(found.allSatisfy(RoutedDecoder.isSmallEAN))
     }
 
+    /// A moving frame's look whose reads all give way does not end the looking. Two EAN-13s printed
+    /// one just above the other lie as one code read two ways on other lines would
+    /// (`uncontradicted` keeps neither); the whole-frame look reads them and nothing of that
+    /// stands, so the turned look still runs and reads the EAN-13 slanted 45° below them.
+    @Test func aLookWhoseReadsAllGiveWayDoesNotEndTheLooking() throws {
+        let size = Size(width: 640, height: 480)
+        func ean(_ digits: String) throws -> Frame {
+            try ImageFile.read(path: Barcodes.zint(.ean13, digits, scale: 1, extra: ["--height=30", "--notext"]))
+        }
+        let (upper, lower) = (try ean("590123412345"), try ean("400638133393"))
+        let slanted = Barcodes.turned(try ean("978020137962"), degrees: 45, scale: 1)
+        let pair = [(upper, Point(x: (size.width - upper.width) / 2, y: 70)), (lower, Point(x: (size.width - lower.width) / 2, y: 70 + upper.height))]
+        let decoder = try RoutedDecoder(config: DecoderConfig(), fallback: true, everything: true)
+        let alone = Barcodes.compose(size: size, placing: pair)
+        #expect(try decoder.symbols(in: alone, viewport: .standard, pass: .moving).isEmpty, "the pair gives way")
+        let frame = Barcodes.compose(size: size, placing: [(slanted, Point(x: (size.width - slanted.width) / 2, y: 330 - slanted.height / 2))] + pair)
+        #expect(try decoder.symbols(in: frame, viewport: .standard, pass: .moving).map(\.bytes) == [Array("9780201379624".utf8)])
+    }
+
     /// The turned look is a still image's second look and a moving frame's, not that of a still
     /// scene's ZBar look in a stream, which the gate's safety-net decodes of an idle scanner take.
     @Test func aStillSceneInAStreamGetsNoTurnedLook() throws {
