@@ -339,6 +339,26 @@ import Testing
         #expect(try !decoder.profileAgrees(with: other, in: frame))
     }
 
+    /// A profile that reads two GTINs agrees with neither. An EAN-13 of 2 px modules turned 8° and
+    /// smeared 3 px along the rows: ZBar reads it on most of its lines as `9326781872607`, the
+    /// misread of its `1396782872607` that a swipe gave in the motion benchmark, and its profile
+    /// reads that as it is and the code itself once undone.
+    @Test func aProfileThatReadsAnotherGTINAgreesWithNeither() throws {
+        let ean = try ImageFile.read(path: Barcodes.zint(.ean13, "139678287260", scale: 1, extra: ["--notext", "--height=30"]))
+        let turned = Barcodes.centred(Barcodes.turned(ean, degrees: 8, scale: 1), in: Size(width: 640, height: 480), background: 150)
+        let frame = Barcodes.motionBlurred(turned, length: 3)
+        let (right, wrong) = (Array("1396782872607".utf8), Array("9326781872607".utf8))
+        let misread = try #require(try decoder.decode(frame, in: frame.whole, secondLooks: false).first { $0.gtin13 == wrong })
+        #expect(Set(try decoder.profileReads(around: misread.corners.bounds, in: frame)) == [right, wrong])
+        #expect(try !decoder.profileAgrees(with: misread, in: frame))
+        var code = misread
+        code.bytes = right
+        #expect(try !decoder.profileAgrees(with: code, in: frame))
+        let routed = try RoutedDecoder(config: DecoderConfig(), fallback: true, everything: true)
+        let moving = try routed.symbols(in: frame, viewport: .standard, pass: .moving)
+        #expect(!moving.contains { $0.gtin13 == wrong }, "\(moving.map { String(decoding: $0.bytes, as: UTF8.self) })")
+    }
+
     /// An EAN-13 and a UPC-A of two GTINs in one place are one code read two ways, as two texts of
     /// one symbology are: the turned look read a UPC-A smeared across its bars as the UPC-A and as
     /// the EAN-13 `5488428161711` on one frame. Neither stands unless read on twice the other's
