@@ -185,7 +185,7 @@ public final class ZBarDecoder: Decoder {
     /// code's bars no better than the lines did. An EAN-13 of 2.3 px modules swiped upright along
     /// the rows at 1 viewport width a second (60 fps, 3 px of blur) read on 14 of a frame's lines as
     /// `9326781872607`, its `1396782872607` with two digits of the left half and their parity
-    /// wrong, on 4 as itself; the profile read the misread as it was and the code undone 3 px, and
+    /// wrong, on 5 as itself; the profile read the misread as it was and the code undone 3 px, and
     /// that frame's false read went out (the motion benchmark).
     func profileAgrees(with symbol: Symbol, in frame: Frame) throws(DecoderError) -> Bool {
         guard let gtin = symbol.gtin13 else { return false }
