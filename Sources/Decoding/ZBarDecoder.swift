@@ -189,13 +189,9 @@ public final class ZBarDecoder: Decoder {
     /// that frame's false read went out (the motion benchmark).
     func profileAgrees(with symbol: Symbol, in frame: Frame) throws(DecoderError) -> Bool {
         guard let gtin = symbol.gtin13 else { return false }
-        var agreed = false
-        for read in try profileReads(around: symbol.corners.bounds, in: frame) {
-            // The profile read another GTIN, as it is or undone: it confirms neither.
-            guard read == gtin else { return false }
-            agreed = true
-        }
-        return agreed
+        // A profile that read another GTIN, as it is or undone, confirms neither.
+        let reads = try profileReads(around: symbol.corners.bounds, in: frame)
+        return !reads.isEmpty && reads.allSatisfy { $0 == gtin }
     }
 
     /// The GTINs ZBar reads from the `BarProfile` around `box` in `frame`, as it is and undone as a
