@@ -106,10 +106,10 @@ public final class SocketClient: @unchecked Sendable {
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
-        if result != 0 {
-            close(fd)
-            return nil
-        }
+        // A failed init runs `deinit` (every property is set), which closes the socket: closing
+        // it here too closed the same number twice, and the second close could take a descriptor
+        // another test's thread had just been handed (its PNG read failed with EBADF in CI).
+        if result != 0 { return nil }
     }
 
     deinit { close(fd) }
