@@ -4,11 +4,15 @@ import Foundation
     import Glibc
 #endif
 
-/// Lines from a pipe, with a timeout.
+/// Lines from a pipe, with a timeout. It reads a duplicate of the descriptor it is given and
+/// closes that when it goes: a reader thread can outlive the `Pipe` it was made from (whose
+/// handle closes the original), and a number read after its close may already belong to
+/// another test's file or socket (a NIO channel that then found its bytes gone trapped).
 public final class LineReader: @unchecked Sendable {
     let fd: Int32
     var pending: [UInt8] = []
-    public init(_ fd: Int32) { self.fd = fd }
+    public init(_ fd: Int32) { self.fd = fcntl(fd, F_DUPFD_CLOEXEC, 0) }
+    deinit { close(fd) }
 
     public func line(timeout: Double = 15) -> String? {
         let deadline = Date().addingTimeInterval(timeout)
