@@ -9,8 +9,9 @@ import Testing
 /// A decoder that fails stays contained: 3,000 seeded fuzzed frames (noise, stripes, random
 /// rectangles, truncated symbols) through each engine in the running daemon. The daemon must decode
 /// them all without crashing or stalling, still answer, and stop cleanly. Frames are 160x120 so that
-/// the replay source, which holds every frame in memory, stays small.
-@Suite(.serialized) struct FuzzedFrameTests {
+/// the replay source, which holds every frame in memory, stays small. The three engines' daemons
+/// run side by side: one after another, they were the longest chain of the whole suite.
+@Suite struct FuzzedFrameTests {
     static let count = 3000
     static let size = Size(width: 160, height: 120)
 
