@@ -1,13 +1,6 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-/// The modules that touch every pixel of every frame (frames, the viewport, deblurring, the change
-/// gate, pixel-format conversion, the decoders' preprocessing) are optimised in debug builds too.
-/// Unoptimised, their loops cost the test suite most of its time: the daemons it starts decode
-/// each frame in the debug build, and so do its in-process decoding tests. Debug builds keep
-/// `-enable-testing` and every runtime check (bounds, overflow, preconditions) either way.
-let optimisedInDebug: [SwiftSetting] = [.unsafeFlags(["-O"], .when(configuration: .debug))]
-
 let package = Package(
     name: "KioskScanner",
     platforms: [.macOS(.v15)],
@@ -81,17 +74,17 @@ let package = Package(
         // UNIX socket addresses and an atomic file writer. Only it and the C-facing modules import Glibc.
         .target(name: "Platform", dependencies: ["CMalloc", "CSocketQueue", .product(name: "SystemPackage", package: "swift-system")]),
         // Frames, pixel geometry, the viewport and the camera's state (pure Swift).
-        .target(name: "Imaging", swiftSettings: optimisedInDebug),
+        .target(name: "Imaging"),
         // Symbologies, symbols and reads; GS1, GTIN and Digital Link; content types; formatting rules
         // (their regexes through CRE2) and output lines; kiosk documents in a read.
         .target(name: "Codes", dependencies: ["Imaging", "Documents", "Platform", "CRE2"]),
         // Kiosk documents in a code's data: AAMVA driver's licences and ID cards, IATA boarding passes (pure Swift).
         .target(name: "Documents"),
         // ZBar and zxing-cpp behind one protocol, and the config that picks them.
-        .target(name: "Decoding", dependencies: ["Codes", "Imaging", "CZBar", "CZXing"], swiftSettings: optimisedInDebug),
+        .target(name: "Decoding", dependencies: ["Codes", "Imaging", "CZBar", "CZXing"]),
         // The read pipeline: change gate, look schedule, decoders, tracker and pack merger as one
         // value, frames in, reads out.
-        .target(name: "ReadPipeline", dependencies: ["Decoding", "Codes", "Imaging"], swiftSettings: optimisedInDebug),
+        .target(name: "ReadPipeline", dependencies: ["Decoding", "Codes", "Imaging"]),
         // Keys, host keyboard layouts (xkeyboard-config through libxkbcommon), typing text as key
         // chords, and HID POS reports.
         .target(name: "Keyboard", dependencies: ["Codes", "CXKBCommon"]),
@@ -107,8 +100,7 @@ let package = Package(
                 "Imaging", "Codes", "ImageFiles", "Platform", "CV4L2", "CTurboJPEG", "CLibcameraAPI",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "SystemPackage", package: "swift-system"),
-            ],
-            swiftSettings: optimisedInDebug
+            ]
         ),
         // The torch, buzzer, flash LED and trigger button on GPIO lines (libgpiod), and PWM buzzers.
         .target(
