@@ -82,7 +82,8 @@ import Testing
         defer { browser.close() }
         // A frame drawn, and the code in it named as text: its markup escaped in the same item.
         // Asked in one look, since the list is redrawn with every view (a later look can find
-        // a view without the code). How soon is console-bench's to measure, not a test's.
+        // a view without the code). How soon is not a test's to assert: issue #36's 5 s bound
+        // wants a benchmark (console-bench times reads on the socket, not the page).
         try browser.waitFor(
             """
             [...document.querySelectorAll('#live-codes li')].some(li => li.textContent.includes(\(Chromium.jsString(Self.markup)))
