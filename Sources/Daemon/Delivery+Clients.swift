@@ -124,6 +124,8 @@ extension Delivery {
         counters.update { $0.clients = clients.count }
         logger.info("client \(id) disconnected: \(reason)", metadata: ["clients": "\(clients.count)"])
         for seq in pending.keys.sorted() where pending[seq]?.holders.contains(id) == true { lost(seq, at: id) }
+        // Held reads past hold_seconds that were kept only because this client could still read them.
+        expireHeld()
     }
 
     /// `id`'s peer closed its end, maybe just after reading its last line and before the next check:

@@ -244,7 +244,9 @@ final class Delivery {
         logger.debug("holding read \(seq): no client consumes scans", metadata: ["held": "\(held.count)"])
         sound(seq)
         if let read = pending[seq]?.read { tellWatchers(read, .held, reason: reason) }
-        if held.count > config.holdCount { drop(held.removeFirst(), reason: "hold-full") }
+        // A read still unread in a consumer's stream is not the one given up (`isUnreadInAStream`).
+        let droppable = held.filter { !isUnreadInAStream($0) }
+        if droppable.count > config.holdCount { drop(droppable[0], reason: "hold-full") }
         // A read held again after newer ones filled the queue is the oldest: it was the one dropped.
         guard let entry = pending[seq], entry.state == .held else { return }
         // A read held past hold_seconds is dropped then, not only when the next client comes.
@@ -253,14 +255,23 @@ final class Delivery {
         eventLoop.assumeIsolated().scheduleTask(in: left + .milliseconds(1)) { [self] in expireHeld() }
     }
 
-    /// Drops the held reads older than `hold_seconds`.
+    /// Drops the held reads older than `hold_seconds`, but for those still unread in a consumer's
+    /// stream: they are dropped once that consumer has gone without reading them.
     func expireHeld() {
         let limit = TimeAmount.nanoseconds(Int64(config.holdSeconds * 1e9))
         let now = eventLoop.now
-        for seq in held where pending[seq].map({ now - $0.since > limit }) ?? true {
+        for seq in held where (pending[seq].map { now - $0.since > limit } ?? true) && !isUnreadInAStream(seq) {
             held.removeAll { $0 == seq }
             drop(seq, reason: "hold-expired")
         }
+    }
+
+    /// Whether `seq`'s line waits unread in a connected consumer's stream, without acks. A line
+    /// written cannot be taken back: that consumer reading it, however late, puts it on the bill,
+    /// so it must not be counted as dropped (and the cashier told to scan again) while it can.
+    /// With acks, a late ack of a dropped read gets an error: the POS is told.
+    func isUnreadInAStream(_ seq: UInt64) -> Bool {
+        config.acknowledge == .none && clients.values.contains { $0.awaiting.contains { $0.seq == seq } }
     }
 
     /// Sends every read no consumer has read yet to the consumers that take reads and lack it,

@@ -114,6 +114,37 @@ import Testing
         #expect(fixture.snapshot.reads == 3)
     }
 
+    @Test func aReadInAHungConsumersStreamIsNotDroppedWhileTheConsumerCanStillReadIt() throws {
+        let fixture = DeliveryFixture(Self.config { $0.holdCount = 1 })
+        let pos = try fixture.connect()
+        for text in ["1", "2"] { fixture.scan(text) }
+        #expect(try pos.scans() == [1, 2])
+        fixture.advance(seconds: fixture.config.readTimeoutSeconds + fixture.config.holdSeconds + 0.1)
+        // Neither hold_seconds nor hold_count gives them up: the line is written, and the POS
+        // reading it late puts it on the bill.
+        #expect(fixture.snapshot.dropped.isEmpty)
+        #expect(fixture.delivery.held == [1, 2])
+        #expect(fixture.feedback.patterns == ["held", "held"])
+        pos.reads()
+        fixture.advance(seconds: 0.11)
+        #expect(fixture.snapshot.reads == 2)
+        #expect(fixture.balances(scans: 2))
+    }
+
+    @Test func aHungConsumerThatGoesAwayWithAnExpiredReadUnreadHasItDropped() throws {
+        let fixture = DeliveryFixture()
+        let pos = try fixture.connect()
+        fixture.scan("never read")
+        fixture.advance(seconds: fixture.config.readTimeoutSeconds + fixture.config.holdSeconds + 0.1)
+        #expect(fixture.snapshot.dropped.isEmpty)
+        pos.reads(.discarded)
+        fixture.advance(seconds: 0.11)
+        #expect(fixture.delivery.clients.isEmpty)
+        #expect(fixture.snapshot.dropped == ["hold-expired": 1])
+        #expect(fixture.feedback.patterns == ["held", "dropped"])
+        #expect(fixture.balances(scans: 1))
+    }
+
     @Test func aPeerThatClosesWithLinesUnreadHasNotReadThem() throws {
         let fixture = DeliveryFixture()
         let gone = try fixture.connect()
