@@ -258,12 +258,15 @@ final class Delivery {
     /// Drops the held reads older than `hold_seconds`, but for those still unread in a consumer's
     /// stream: they are dropped once that consumer has gone without reading them.
     func expireHeld() {
-        let limit = TimeAmount.nanoseconds(Int64(config.holdSeconds * 1e9))
-        let now = eventLoop.now
-        for seq in held where (pending[seq].map { now - $0.since > limit } ?? true) && !isUnreadInAStream(seq) {
+        for seq in held where isPastHold(seq) && !isUnreadInAStream(seq) {
             held.removeAll { $0 == seq }
             drop(seq, reason: "hold-expired")
         }
+    }
+
+    /// Whether `seq` was handed over more than `hold_seconds` ago (or is gone).
+    func isPastHold(_ seq: UInt64) -> Bool {
+        pending[seq].map { eventLoop.now - $0.since > .nanoseconds(Int64(config.holdSeconds * 1e9)) } ?? true
     }
 
     /// Whether `seq`'s line waits unread in a connected consumer's stream, without acks. A line
@@ -276,10 +279,12 @@ final class Delivery {
 
     /// Sends every read no consumer has read yet to the consumers that take reads and lack it,
     /// oldest first, so that each consumer gets them in order (expired ones are dropped first).
+    /// One kept past `hold_seconds` for the stream it is unread in goes to nobody else: a code
+    /// scanned that long ago should not ring up at another till.
     func flushHeld() {
         expireHeld()
         guard clients.values.contains(where: \.takesReads) else { return }
-        for seq in pending.keys.sorted() where pending[seq].map({ !$0.isFinal }) ?? false { route(seq) }
+        for seq in pending.keys.sorted() where (pending[seq].map { !$0.isFinal } ?? false) && !isPastHold(seq) { route(seq) }
     }
 
     /// Counts and logs a read that will never be delivered.
