@@ -287,14 +287,17 @@ final class Delivery {
         for seq in pending.keys.sorted() where (pending[seq].map { !$0.isFinal } ?? false) && !isPastHold(seq) { route(seq) }
     }
 
-    /// Counts and logs a read that will never be delivered.
-    func drop(_ seq: UInt64, reason: String) {
+    /// Counts and logs a read that will never be delivered; `quietly`: without the dropped pattern.
+    func drop(_ seq: UInt64, reason: String, quietly: Bool = false) {
         guard let entry = pending[seq], !entry.isFinal else { return }
         if entry.state == .held { held.removeAll { $0 == seq } }
         counters.update { $0.dropped[reason, default: 0] += 1 }
         logger.warning("read dropped: \(reason)", metadata: ["seq": "\(seq)", "symbology": "\(entry.read.symbology)"])
-        // A held read the POS will now never get: the cashier hears it, unless an output took it.
-        if entry.settled && !entry.outputAccepted {
+        if quietly {
+            // Nothing more to sound for it (`sound`).
+            pending[seq]!.settled = true
+        } else if entry.settled && !entry.outputAccepted {
+            // A held read the POS will now never get: the cashier hears it, unless an output took it.
             feedback.dropped()
             logger.warning("held read \(seq) dropped: \(reason)", metadata: ["symbology": "\(entry.read.symbology)"])
         }
@@ -302,11 +305,30 @@ final class Delivery {
         tellWatchers(entry.read, .dropped, reason: reason)
     }
 
-    /// Drops every read still on its way (shutdown).
-    func dropAll(reason: String) {
+    /// Shutdown: the reads consumers have read are delivered, every other read still on its way is
+    /// dropped, and every connection closes. A read left unread in a consumer's stream is dropped
+    /// as `shutdown-unread`, without the dropped pattern: the kernel keeps its line for the reader,
+    /// which may still read it once the daemon is gone, and the cashier must not scan it again.
+    func shutDown() {
+        eventLoop.preconditionInEventLoop()
+        // A consumer that read its lines since the last check (every 5 ms) has them.
+        for id in clients.keys.sorted() where config.acknowledge == .none && clients[id]?.awaiting.isEmpty == false {
+            guard let client = clients[id], peerReading(client.channel) == .readAll else { continue }
+            clients[id]!.awaiting = []
+            for entry in client.awaiting { confirm(entry.seq) }
+        }
         let open = pending.filter { !$0.value.isFinal }.keys.sorted()
-        for seq in open { drop(seq, reason: reason) }
-        if !open.isEmpty { logger.warning("dropped \(open.count) reads at \(reason): no client consumed them") }
+        let unread = open.filter(isUnreadInAStream)
+        for seq in open {
+            let inStream = unread.contains(seq)
+            drop(seq, reason: inStream ? "shutdown-unread" : "shutdown", quietly: inStream)
+        }
+        if open.count > unread.count { logger.warning("dropped \(open.count - unread.count) reads at shutdown: no client consumed them") }
+        if !unread.isEmpty {
+            let seqs = unread.map(String.init).joined(separator: ", ")
+            logger.warning("\(unread.count) reads left unread in a client's stream at shutdown: it may still read them (seq \(seqs))")
+        }
+        for client in clients.values { client.channel.close(promise: nil) }
     }
 
     // MARK: Outcomes and feedback

@@ -85,10 +85,7 @@ final class SocketServer: Sendable {
         let channel = listener.withLock { $0 }
         try? await channel?.close()
         let delivery = delivery
-        try? await delivery.eventLoop.submit {
-            for client in delivery.value.clients.values { client.channel.close(promise: nil) }
-            delivery.value.dropAll(reason: "shutdown")
-        }.get()
+        try? await delivery.eventLoop.submit { delivery.value.shutDown() }.get()
         if let inode = socketInode.withLock({ $0 }) { SocketPath.remove(config.path, ifInode: inode) }
     }
 }

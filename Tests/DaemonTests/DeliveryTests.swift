@@ -148,6 +148,37 @@ import Testing
         #expect(fixture.balances(scans: 1))
     }
 
+    @Test func atShutdownWhatAConsumerReadIsDeliveredAndALineLeftInItsStreamIsNotSoundedAsDropped() throws {
+        let fixture = DeliveryFixture()
+        let pos = try fixture.connect()
+        let hung = try fixture.connect()
+        fixture.scan("read just now")
+        #expect(try hung.command("unsubscribe")?["ok"] as? Bool == true)
+        fixture.scan("read by nobody")
+        #expect(try pos.scans() == [1, 2])
+        #expect(try hung.scans() == [1])
+        // The POS read both lines since the last check; the hung consumer read nothing.
+        pos.reads()
+        fixture.delivery.shutDown()
+        #expect(fixture.snapshot.reads == 2)
+        #expect(fixture.snapshot.dropped.isEmpty)
+        #expect(fixture.feedback.patterns == ["good", "good"])
+
+        // Read 1 sits unread in a stream (the consumer may still read it once the daemon is gone),
+        // read 2 is held with nobody to take it.
+        let later = DeliveryFixture()
+        let stream = try later.connect()
+        later.scan("in a stream")
+        #expect(try stream.command("unsubscribe")?["ok"] as? Bool == true)
+        later.scan("held")
+        #expect(later.delivery.held == [2])
+        later.delivery.shutDown()
+        #expect(later.snapshot.dropped == ["shutdown-unread": 1, "shutdown": 1])
+        #expect(later.feedback.patterns == ["held", "dropped"], "no dropped pattern for the line in a stream")
+        #expect(later.delivery.clients.isEmpty)
+        #expect(later.balances(scans: 2))
+    }
+
     @Test func aPeerThatClosesWithLinesUnreadHasNotReadThem() throws {
         let fixture = DeliveryFixture()
         let gone = try fixture.connect()
