@@ -148,11 +148,17 @@ extension Delivery {
     /// is read, in order: those reads are delivered, and a consumer that had let reads time out
     /// takes reads again.
     func caughtUp(_ id: Int, through seq: UInt64? = nil) {
+        guard clients[id] != nil else { return }
+        confirmRead(by: id, through: seq)
+        resume(id)
+    }
+
+    /// Delivers what `id` read, up to and including `seq` (nil: everything it was written).
+    func confirmRead(by id: Int, through seq: UInt64? = nil) {
         guard let client = clients[id] else { return }
         let done = client.awaiting.prefix { seq == nil || $0.seq <= seq! }
         clients[id]!.awaiting.removeFirst(done.count)
         for entry in done { confirm(entry.seq) }
-        resume(id)
     }
 
     /// `id` acked `seq`, and that read only (`socket.acknowledge: required`): the POS may take the

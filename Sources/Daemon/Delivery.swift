@@ -311,11 +311,11 @@ final class Delivery {
     /// which may still read it once the daemon is gone, and the cashier must not scan it again.
     func shutDown() {
         eventLoop.preconditionInEventLoop()
-        // A consumer that read its lines since the last check (every 5 ms) has them.
-        for id in clients.keys.sorted() where config.acknowledge == .none && clients[id]?.awaiting.isEmpty == false {
-            guard let client = clients[id], peerReading(client.channel) == .readAll else { continue }
-            clients[id]!.awaiting = []
-            for entry in client.awaiting { confirm(entry.seq) }
+        // A consumer that read its lines since the last check (every 5 ms) has them. Not
+        // `caughtUp`: a consumer taking reads again would be written held reads as it closes.
+        for (id, client) in clients.sorted(by: { $0.key < $1.key })
+        where config.acknowledge == .none && !client.awaiting.isEmpty && peerReading(client.channel) == .readAll {
+            confirmRead(by: id)
         }
         let open = pending.filter { !$0.value.isFinal }.keys.sorted()
         let unread = open.filter(isUnreadInAStream)
