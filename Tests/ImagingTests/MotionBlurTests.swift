@@ -124,6 +124,35 @@ import Testing
         #expect(unknown.isEmpty && known.map(\.bytes) == [Array("SHORT BLUR 1234".utf8)], "\(way.degrees)°: \(unknown.count), \(known.count)")
     }
 
+    /// The deblurring runs beside the moving look's other looks, on another core, and reads as it
+    /// does in turn: a QR code smeared 12 px, which only it reads, is read; beside a Code 128
+    /// standing on end, taller than the viewport, which the whole-frame look before it reads, the
+    /// Code 128 alone is, as in turn, though the deblurring reads the QR code there too.
+    @Test func theDeblurringBesideTheOtherLooksReadsAsInTurn() throws {
+        let qr = Barcodes.motionBlurred(
+            Barcodes.compose(
+                size: Size(width: 200, height: 150), background: 150,
+                placing: [(try ImageFile.read(path: Barcodes.qr("BESIDE", moduleSize: 4)), Point(x: 40, y: 17))]), length: 12)
+        let text = "KS-BESIDE-01234"
+        let tall = try ImageFile.read(path: Barcodes.zint(.code128, text, scale: 1, extra: ["--rotate=90", "--notext"]))
+        try #require(tall.height > Viewport.standard.pixels(in: Self.size).height && tall.height < Self.size.height, "\(tall.height) px")
+        let alone = Barcodes.compose(size: Self.size, background: 150, placing: [(qr, Point(x: 300, y: 165))])
+        let both = Barcodes.compose(
+            size: Self.size, background: 150, placing: [(qr, Point(x: 300, y: 165)), (tall, Point(x: 190 - tall.width / 2, y: 240 - tall.height / 2))])
+        var undone = DecoderConfig()
+        undone.preprocessing.remove(.deblur)
+        let travel = MotionBlur.Travel(x: 12, y: 0)
+        #expect(try Decoders.make(undone).symbols(in: alone, viewport: .standard, pass: .moving, travel: travel).isEmpty)
+        let inTurn = try RoutedDecoder(config: DecoderConfig(), fallback: true, everything: true, beside: false)
+        let beside = try RoutedDecoder(config: DecoderConfig(), fallback: true, everything: true)
+        for (frame, read) in [(alone, "BESIDE"), (both, text)] {
+            for decoder in [inTurn, beside] {
+                let found = try decoder.symbols(in: frame, viewport: .standard, pass: .moving, travel: travel)
+                #expect(found.map(\.bytes) == [Array(read.utf8)], "\(read): \(found.map { String(decoding: $0.bytes, as: UTF8.self) })")
+            }
+        }
+    }
+
     /// A linear code's bars dip on its reading axis only: a Code 128 carried slowly down the
     /// columns, whose bars' dip along the rows the motion could not have made, is given no
     /// shortest blurs to undo (a slow swipe's frames reach the deblurring often), where a QR code
