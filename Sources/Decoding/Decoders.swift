@@ -436,4 +436,3 @@ public final class RoutedDecoder: Decoder {
         return try zxing.decode(frame, in: region, pass: zxingPass, linearCodes: false).filter { DecoderEngine.zxingOnly.contains($0.symbology) }
     }
 }
-
