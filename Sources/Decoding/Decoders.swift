@@ -1,6 +1,5 @@
 import Codes
 import Imaging
-import Synchronization
 
 #if canImport(Glibc)
     import Glibc
