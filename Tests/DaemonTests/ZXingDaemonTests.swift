@@ -50,6 +50,9 @@ import Testing
                 device: "replay:\(directory)",
                 extra: "viewport:\n  rect: [0, 0, 1, 1]\ntracking:\n  absence: 0.05\ndecoder:\n  engine: \(engine.rawValue)\n  symbologies: \(symbologies)\n"))
         let client = try daemon.connect()
+        // The replay loads its 90 frames before it streams: in a debug build on a loaded machine
+        // that took 30 s, so the reads' own waits start once the camera streams.
+        #expect(client.waitForCamera("streaming", timeout: 120) != nil, "\(daemon.log.suffix(500))")
         for text in ["DM in the daemon", "Aztec in the daemon", "PDF417 in the daemon", "123456", "0112345678901286", "MQR1", "rMQR in the daemon"] {
             #expect(client.waitForScan(text, timeout: 30).match != nil, "\(text): \(daemon.log.suffix(500))")
         }
