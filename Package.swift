@@ -37,16 +37,15 @@ let package = Package(
         // The config file's YAML: libyaml's event parser (what Yams wraps, without Foundation's ICU).
         .systemLibrary(name: "CYAML", pkgConfig: "yaml-0.1", providers: [.apt(["libyaml-dev"])]),
         .systemLibrary(name: "CTurboJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
-        // libgpiod 1.6 or 2.x, whichever pkg-config finds; CGPIOLines gives both one small C interface.
-        .systemLibrary(name: "CGPIOD", pkgConfig: "libgpiod", providers: [.apt(["libgpiod-dev"])]),
-        .target(name: "CGPIOLines", dependencies: ["CGPIOD"]),
+        // libgpiod 1.6 or 2.x, whichever is installed, loaded at first use (dlopen): one small C
+        // interface over both, and a binary that runs on Debian 12 and 13 alike.
+        .target(name: "CGPIOLines"),
         // The uinput kernel interface's ioctl numbers and structs (no library).
         .systemLibrary(name: "CUInput"),
         // The MQTT bridge's client library (the bridge is a program of its own: the daemon links no network code).
         .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
         // Keyboard layouts: xkeyboard-config compiled by libxkbcommon, dead keys through its compose tables.
-        // No pkgConfig: its -L/usr/lib/... would come first on the link line and hide the libgpiod 2
-        // build that scripts/test links against (the headers and library are in the default paths).
+        // No pkgConfig: the headers and library are in the default paths.
         .systemLibrary(name: "CXKBCommon", providers: [.apt(["libxkbcommon-dev"])]),
         // The libcamera source's C table (a header only: the daemon finds the functions with dlopen
         // in libkiosk-scanner-libcamera.so, which Sources/KSLibcamera/Makefile builds with g++:

@@ -14,6 +14,7 @@ public struct GPIOError: Error, CustomStringConvertible {
             case EBUSY: "busy: another program holds it (gpioinfo shows the consumer)"
             case EACCES, EPERM: "permission denied: the daemon's user needs the gpio group (or a udev rule for /dev/gpiochip*)"
             case EINVAL: "the chip has no such offset"
+            case ELIBACC: "libgpiod is not installed (apt install libgpiod2, or libgpiod3 on Debian 13)"
             default: Errno(rawValue: code).description
             }
         description = "\(role) (\(line.description)): cannot request: \(reason)"

@@ -20,9 +20,11 @@ public enum WiringCheck {
         public let lines: [Line]
     }
 
-    /// The libgpiod generation and version in use.
+    /// The libgpiod generation and version in use, or why none could be loaded.
     public static var library: String {
-        "libgpiod \(ks_gpio_api_generation()).x (\(String(cString: ks_gpio_library_version())))"
+        let generation = ks_gpio_api_generation()
+        let version = String(cString: ks_gpio_library_version())
+        return generation == 0 ? "libgpiod: \(version)" : "libgpiod \(generation).x (\(version))"
     }
 
     /// Every chip at /dev/gpiochip0...63, with its lines.

@@ -1,6 +1,6 @@
 // One GPIO line as kiosk-scanner uses it, the same over libgpiod 1.6 and 2.x.
-// gpio_lines.c picks the generation from the header: only 1.x defines GPIOD_LINE_BULK_MAX_LINES.
-// Functions that fail return NULL or -1 with errno set.
+// gpio_lines.c loads whichever generation is installed at the first call (libgpiod.so.3, else
+// libgpiod.so.2). Functions that fail return NULL or -1 with errno set: ELIBACC when neither loads.
 #ifndef KS_GPIO_LINES_H
 #define KS_GPIO_LINES_H
 
@@ -12,7 +12,8 @@ typedef struct ks_gpio_line ks_gpio_line;
 enum ks_gpio_drive { KS_GPIO_PUSH_PULL = 0, KS_GPIO_OPEN_DRAIN = 1 };
 enum ks_gpio_bias { KS_GPIO_BIAS_AS_IS = 0, KS_GPIO_BIAS_DISABLED = 1, KS_GPIO_BIAS_PULL_UP = 2, KS_GPIO_BIAS_PULL_DOWN = 3 };
 
-/// The libgpiod generation built against (1 or 2), and the library's version string.
+/// The libgpiod generation loaded (1 or 2, 0 if none), and the library's version string (if none,
+/// why not).
 int ks_gpio_api_generation(void);
 const char *ks_gpio_library_version(void);
 
