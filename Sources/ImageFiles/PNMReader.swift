@@ -31,18 +31,33 @@ enum PNMReader {
             if binary, cursor.offset + width * height * channels * sampleBytes > bytes.count {
                 throw ImageDataError("truncated PNM raster: \(bytes.count - cursor.offset) bytes for \(width)x\(height)")
             }
-            for pixel in 0..<(width * height) {
-                var sample = [0, 0, 0]
-                for channel in 0..<channels {
-                    if binary {
-                        let at = cursor.offset + (pixel * channels + channel) * sampleBytes
-                        sample[channel] = sampleBytes == 2 ? Int(bytes[at]) << 8 | Int(bytes[at + 1]) : Int(bytes[at])
-                    } else {
-                        sample[channel] = try cursor.number("sample")
-                        guard sample[channel] <= maxval else { throw ImageDataError("sample above maxval") }
-                    }
+            if binary, channels == 1, maxval == 255 {
+                // The usual PGM (what `kiosk-scanner record` writes): the raster is the luma.
+                bytes.withUnsafeBytes { raster in
+                    luma.copyMemory(from: UnsafeRawBufferPointer(rebasing: raster[cursor.offset..<cursor.offset + width * height]))
                 }
-                let value = channels == 3 ? (299 * sample[0] + 587 * sample[1] + 114 * sample[2]) / 1000 : sample[0]
+                return
+            }
+            // Sample `index` of the raster, in order (a plain PNM's are read as they come).
+            func sample(_ index: Int) throws(ImageDataError) -> Int {
+                if binary {
+                    let at = cursor.offset + index * sampleBytes
+                    return sampleBytes == 2 ? Int(bytes[at]) << 8 | Int(bytes[at + 1]) : Int(bytes[at])
+                }
+                let value = try cursor.number("sample")
+                guard value <= maxval else { throw ImageDataError("sample above maxval") }
+                return value
+            }
+            for pixel in 0..<(width * height) {
+                let value: Int
+                if channels == 3 {
+                    let red = try sample(pixel * 3)
+                    let green = try sample(pixel * 3 + 1)
+                    let blue = try sample(pixel * 3 + 2)
+                    value = (299 * red + 587 * green + 114 * blue) / 1000
+                } else {
+                    value = try sample(pixel)
+                }
                 luma[pixel] = isBitmap ? (value == 1 ? 0 : 255) : UInt8(min(255, value * 255 / maxval))
             }
         }

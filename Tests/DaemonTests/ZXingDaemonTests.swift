@@ -50,8 +50,8 @@ import Testing
                 device: "replay:\(directory)",
                 extra: "viewport:\n  rect: [0, 0, 1, 1]\ntracking:\n  absence: 0.05\ndecoder:\n  engine: \(engine.rawValue)\n  symbologies: \(symbologies)\n"))
         let client = try daemon.connect()
-        // The replay loads its 90 frames before it streams: in a debug build on a loaded machine
-        // that took 30 s, so the reads' own waits start once the camera streams.
+        // The replay loads its 90 frames before it streams (30 s once, in a debug build on a loaded
+        // machine, before raw PGMs were copied whole), so the reads' own waits start once it streams.
         #expect(client.waitForCamera("streaming", timeout: 120) != nil, "\(daemon.log.suffix(500))")
         for text in ["DM in the daemon", "Aztec in the daemon", "PDF417 in the daemon", "123456", "0112345678901286", "MQR1", "rMQR in the daemon"] {
             #expect(client.waitForScan(text, timeout: 30).match != nil, "\(text): \(daemon.log.suffix(500))")
