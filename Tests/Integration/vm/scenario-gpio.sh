@@ -80,9 +80,12 @@ gs_chip_up() { # one bank of 8 named lines, labelled ks-sim
 
 gs_chip_down() {
     [ -d "$GS_CONFIGFS" ] || return 0
+    # Tracing stops with the ring buffer's switch only. Disabling the event unregisters its
+    # tracepoint, and once, under TCG, that write never returned: the rig ran into its timeout
+    # with every check of this scenario passed.
+    echo 0 >"$GS_TRACE/tracing_on" 2>/dev/null
     echo 0 >"$GS_CONFIGFS/live" 2>/dev/null
     rmdir "$GS_CONFIGFS"/gpio-bank0/line* "$GS_CONFIGFS/gpio-bank0" "$GS_CONFIGFS" 2>/dev/null
-    echo 0 >"$GS_TRACE/events/gpio/gpio_value/enable" 2>/dev/null
     true
 }
 
