@@ -302,8 +302,16 @@ public final class NotifyListener: @unchecked Sendable {
         unlink(path)
     }
 
-    /// Waits for a datagram with a line starting with `prefix`; returns the whole datagram.
+    /// The lines received that no wait has taken yet, in order. The daemon's messages need not come
+    /// in the order a test waits for them: READY=1 carries the status of the moment in the same
+    /// datagram, which is already "camera streaming" when the camera was quicker than the socket.
+    private var backlog: [Substring] = []
+
+    /// Takes the first line starting with `prefix`, from those received and not yet taken or from
+    /// those that come within `timeout`. Each line is taken once, so waiting for READY=1 after each
+    /// reload counts the reloads.
     public func waitFor(_ prefix: String, timeout: Double = 10) -> String? {
+        if let index = backlog.firstIndex(where: { $0.hasPrefix(prefix) }) { return String(backlog.remove(at: index)) }
         let deadline = Date().addingTimeInterval(timeout)
         while deadline.timeIntervalSinceNow > 0 {
             var descriptor = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
@@ -311,8 +319,8 @@ public final class NotifyListener: @unchecked Sendable {
             var buffer = [UInt8](repeating: 0, count: 4096)
             let count = recv(fd, &buffer, buffer.count, 0)
             guard count > 0 else { continue }
-            let message = String(decoding: buffer[..<count], as: UTF8.self)
-            if message.split(separator: "\n").contains(where: { $0.hasPrefix(prefix) }) { return message }
+            backlog += String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n")
+            if let index = backlog.firstIndex(where: { $0.hasPrefix(prefix) }) { return String(backlog.remove(at: index)) }
         }
         return nil
     }
