@@ -920,6 +920,11 @@ def parse_args():
         parser.error(f"--codes takes {','.join(CODES)}; --readers takes {','.join(READERS)}")
     if len(args.speeds) > 36:
         parser.error("at most 36 speeds")
+    # A missing binary would read nothing, and a reader that read nothing looks like a result.
+    for reader, path, build in (("ours", args.binary, "packaging/build-release"), ("oracle", args.binary, "packaging/build-release"),
+                                ("every", args.decode_bench, "packaging/build-release decode-bench")):
+        if reader in args.readers and not os.access(path, os.X_OK):
+            parser.error(f"{reader} needs {path} ({build})")
     overrides = {}
     for part in filter(None, args.modules.split(";")):
         names, _, sizes = part.rpartition("=")
