@@ -26,8 +26,9 @@ struct StreamReplay {
     /// clock; frames arriving meanwhile are skipped but the newest (a camera's newest buffer).
     /// 0: every frame is decoded.
     var load = 0.0
-    /// Each decoded frame's CPU time as a line too (`{"pass", "frame", "ms", "found"}`, found: each
-    /// code's text, its box's centre, width and height).
+    /// Each decoded frame's cost as a line too (`{"pass", "frame", "ms", "wall", "found"}`: the
+    /// frame thread's CPU time and the decode's wall time, in ms, which is longer when it waited
+    /// for a look on another core; found: each code's text, its box's centre, width and height).
     var costs = false
     /// The frames to decode, from an earlier run's `--costs` lines (their pass and frame): the same
     /// frames again, whatever each decode costs now.
@@ -85,9 +86,9 @@ struct StreamReplay {
         }
 
         func decode(_ frame: Frame, arrival: Double, start: Double, pass: Int, index: Int) {
-            let started = Self.threadSeconds()
+            let (started, wallStarted) = (Self.threadSeconds(), Self.seconds(CLOCK_MONOTONIC))
             let outcome = pipeline.process(frame, at: Instant(seconds: 1 + arrival), scanning: true)
-            let seconds = Self.threadSeconds() - started
+            let (seconds, wall) = (Self.threadSeconds() - started, Self.seconds(CLOCK_MONOTONIC) - wallStarted)
             free = start + load * seconds
             if let error = outcome.error { FileHandle.standardError.write(Data("pass \(pass) frame \(index): \(error)\n".utf8)) }
             if let symbols = outcome.symbols {
@@ -98,7 +99,7 @@ struct StreamReplay {
                         let box = symbol.corners.bounds
                         return [String(decoding: symbol.bytes, as: UTF8.self), box.x + box.width / 2, box.y + box.height / 2, box.width, box.height]
                     }
-                    var line: [String: Any] = ["pass": pass, "frame": index, "ms": (seconds * 1e5).rounded() / 100, "found": found]
+                    var line: [String: Any] = ["pass": pass, "frame": index, "ms": (seconds * 1e5).rounded() / 100, "wall": (wall * 1e5).rounded() / 100, "found": found]
                     line["look"] = outcome.pass.map { "\($0)" }
                     line["scene"] = outcome.sceneVelocity.map { [($0.x * 10).rounded() / 10, ($0.y * 10).rounded() / 10] }
                     emit(line)
@@ -151,9 +152,12 @@ struct StreamReplay {
     }
 
     /// The calling thread's CPU time, in seconds.
-    static func threadSeconds() -> Double {
+    static func threadSeconds() -> Double { seconds(CLOCK_THREAD_CPUTIME_ID) }
+
+    /// `clock`'s time, in seconds.
+    static func seconds(_ clock: clockid_t) -> Double {
         var time = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        clock_gettime(clock, &time)
         return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }
