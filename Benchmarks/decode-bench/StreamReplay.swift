@@ -26,6 +26,9 @@ struct StreamReplay {
     /// clock; frames arriving meanwhile are skipped but the newest (a camera's newest buffer).
     /// 0: every frame is decoded.
     var load = 0.0
+    /// `load` times the decode's wall time instead, which counts its wait for a look on another
+    /// core: a camera's frames go by for that long. The CPU time is the steadier on a busy machine.
+    var wall = false
     /// Each decoded frame's cost as a line too (`{"pass", "frame", "ms", "wall", "found"}`: the
     /// frame thread's CPU time and the decode's wall time, in ms, which is longer when it waited
     /// for a look on another core; found: each code's text, its box's centre, width and height).
@@ -50,13 +53,14 @@ struct StreamReplay {
             case "--load": load = Double(try value()) ?? -1
             case "--background": background = try value()
             case "--costs": costs = true
+            case "--wall": wall = true
             case "--schedule": schedule = try Self.decodedFrames(in: try value())
             default: passes.append(arguments[index])
             }
             index += 1
         }
         guard let background, !passes.isEmpty, fps > 0, grace >= 0, load >= 0 else {
-            throw ReplayError("usage: decode-bench stream --background FILE [--fps 30] [--grace 0.5] [--load 0 | --schedule FILE] [--costs] PASS_DIR...")
+            throw ReplayError("usage: decode-bench stream --background FILE [--fps 30] [--grace 0.5] [--load 0 [--wall] | --schedule FILE] [--costs] PASS_DIR...")
         }
         self.passes = passes
         self.background = background
@@ -89,7 +93,7 @@ struct StreamReplay {
             let (started, wallStarted) = (Self.threadSeconds(), Self.seconds(CLOCK_MONOTONIC))
             let outcome = pipeline.process(frame, at: Instant(seconds: 1 + arrival), scanning: true)
             let (seconds, wall) = (Self.threadSeconds() - started, Self.seconds(CLOCK_MONOTONIC) - wallStarted)
-            free = start + load * seconds
+            free = start + load * (self.wall ? wall : seconds)
             if let error = outcome.error { FileHandle.standardError.write(Data("pass \(pass) frame \(index): \(error)\n".utf8)) }
             if let symbols = outcome.symbols {
                 decoded[pass, default: 0] += 1

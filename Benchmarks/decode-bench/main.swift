@@ -1,7 +1,7 @@
 // decode-bench: our decode path beside bare libzbar (per-frame cost), and beside zbarimg
 // (accuracy over a corpus of real photos); and recorded passes through the read pipeline on a frame
 // clock (`stream`, for motion-bench's kept passes). Usage: decode-bench frames [--iterations N] |
-// accuracy [CORPUS] | stream --background FILE [--fps 30] [--grace 0.5] [--load 0 | --schedule FILE] [--costs] PASS_DIR...
+// accuracy [CORPUS] | stream --background FILE [--fps 30] [--grace 0.5] [--load 0 [--wall] | --schedule FILE] [--costs] PASS_DIR...
 import Foundation
 
 let arguments = Array(CommandLine.arguments.dropFirst())
