@@ -60,7 +60,8 @@ struct StreamReplay {
             index += 1
         }
         guard let background, !passes.isEmpty, fps > 0, grace >= 0, load >= 0 else {
-            throw ReplayError("usage: decode-bench stream --background FILE [--fps 30] [--grace 0.5] [--load 0 [--wall] | --schedule FILE] [--costs] PASS_DIR...")
+            throw ReplayError(
+                "usage: decode-bench stream --background FILE [--fps 30] [--grace 0.5] [--load 0 [--wall] | --schedule FILE] [--costs] PASS_DIR...")
         }
         self.passes = passes
         self.background = background
@@ -103,7 +104,9 @@ struct StreamReplay {
                         let box = symbol.corners.bounds
                         return [String(decoding: symbol.bytes, as: UTF8.self), box.x + box.width / 2, box.y + box.height / 2, box.width, box.height]
                     }
-                    var line: [String: Any] = ["pass": pass, "frame": index, "ms": (seconds * 1e5).rounded() / 100, "wall": (wall * 1e5).rounded() / 100, "found": found]
+                    var line: [String: Any] = [
+                        "pass": pass, "frame": index, "ms": (seconds * 1e5).rounded() / 100, "wall": (wall * 1e5).rounded() / 100, "found": found,
+                    ]
                     line["look"] = outcome.pass.map { "\($0)" }
                     line["scene"] = outcome.sceneVelocity.map { [($0.x * 10).rounded() / 10, ($0.y * 10).rounded() / 10] }
                     emit(line)
