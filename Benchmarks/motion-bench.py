@@ -542,6 +542,7 @@ class Run:
                     record.oracle = self.oracle_pass(record)
                 except Exception as error:
                     record.oracle = {"read": False, "frames": [], "scanned": 0, "false": [], "error": repr(error)}
+                    print(f"oracle: {record.label()}: {error!r}", file=sys.stderr, flush=True)
             with self.oracle_lock:
                 self.oracle_seconds += time.monotonic() - started
                 self.oracle_pending -= 1
